@@ -1,0 +1,10 @@
+//! kinrow: a toolkit for k-in-a-row games (m,n,k-games), from tic-tac-toe to
+//! gomoku.
+//!
+//! - [`rules`]: the pure rules core (boards up to 32x32, `free` and `exact` rules).
+//! - [`bots`]: the move choosers inside the engine.
+//! - [`protocol`]: the GTP-framed line protocol and the engine loop.
+
+pub mod bots;
+pub mod protocol;
+pub mod rules;

@@ -1,0 +1,131 @@
+//! The shape of a game: board size, K and the rule, checked once.
+
+use super::types::Rule;
+use std::fmt;
+use std::str::FromStr;
+
+/// Largest number of rows or columns.
+pub const MAX_SIDE: usize = 32;
+
+/// A checked game shape: `rows` x `cols` cells, `k` in a row wins under `rule`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Geometry {
+    rows: u8,
+    cols: u8,
+    k: u8,
+    rule: Rule,
+}
+
+/// Why a shape is not playable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SizeError {
+    /// Rows or columns outside 1..=32.
+    Side { rows: u32, cols: u32 },
+    /// K outside 1..=max(rows, cols).
+    K { k: u32, max: u32 },
+}
+
+impl fmt::Display for SizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SizeError::Side { rows, cols } => write!(
+                f,
+                "{rows}x{cols}: rows and columns must be from 1 to {MAX_SIDE}"
+            ),
+            SizeError::K { k, max } => write!(f, "k {k}: must be from 1 to {max}"),
+        }
+    }
+}
+impl std::error::Error for SizeError {}
+
+impl Geometry {
+    /// Tic-tac-toe: 3x3, three in a row.
+    pub const TIC_TAC_TOE: Geometry = Geometry {
+        rows: 3,
+        cols: 3,
+        k: 3,
+        rule: Rule::Free,
+    };
+
+    /// Checks a shape.
+    pub fn new(rows: u32, cols: u32, k: u32, rule: Rule) -> Result<Geometry, SizeError> {
+        let side_ok = |v: u32| (1..=MAX_SIDE as u32).contains(&v);
+        if !side_ok(rows) || !side_ok(cols) {
+            return Err(SizeError::Side { rows, cols });
+        }
+        let max = rows.max(cols);
+        if !(1..=max).contains(&k) {
+            return Err(SizeError::K { k, max });
+        }
+        Ok(Geometry {
+            rows: rows as u8,
+            cols: cols as u8,
+            k: k as u8,
+            rule,
+        })
+    }
+
+    /// The default K for a board when none is given: min(5, rows, cols).
+    pub fn default_k(rows: u32, cols: u32) -> u32 {
+        5.min(rows).min(cols).max(1)
+    }
+
+    pub fn rows(&self) -> usize {
+        self.rows as usize
+    }
+    pub fn cols(&self) -> usize {
+        self.cols as usize
+    }
+    pub fn k(&self) -> usize {
+        self.k as usize
+    }
+    pub fn rule(&self) -> Rule {
+        self.rule
+    }
+    /// Number of cells.
+    pub fn area(&self) -> usize {
+        self.rows() * self.cols()
+    }
+}
+
+impl Default for Geometry {
+    fn default() -> Self {
+        Geometry::TIC_TAC_TOE
+    }
+}
+
+impl fmt::Display for Geometry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{} k{} {}", self.rows, self.cols, self.k, self.rule)
+    }
+}
+
+/// A board size written `ROWSxCOLS` (as on the command line), unchecked.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BoardSize {
+    pub rows: u32,
+    pub cols: u32,
+}
+
+impl FromStr for BoardSize {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let bad = || format!("'{s}' is not a board size like 3x3 or 15x15");
+        let (r, c) = s.split_once(['x', 'X']).ok_or_else(bad)?;
+        let rows: u32 = r.parse().map_err(|_| bad())?;
+        let cols: u32 = c.parse().map_err(|_| bad())?;
+        let side_ok = |v: u32| (1..=MAX_SIDE as u32).contains(&v);
+        if !side_ok(rows) || !side_ok(cols) {
+            return Err(format!(
+                "'{s}': rows and columns must be from 1 to {MAX_SIDE}"
+            ));
+        }
+        Ok(BoardSize { rows, cols })
+    }
+}
+
+impl fmt::Display for BoardSize {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}x{}", self.rows, self.cols)
+    }
+}
