@@ -6,5 +6,6 @@
 //! - [`protocol`]: the GTP-framed line protocol and the engine loop.
 
 pub mod bots;
+pub mod play;
 pub mod protocol;
 pub mod rules;
