@@ -5,9 +5,11 @@
 //! - [`bots`]: the move choosers inside the engine.
 //! - [`protocol`]: the GTP-framed line protocol and the engine loop.
 //! - [`client`]: one engine process driven over its pipes, with deadlines.
+//! - [`referee`]: tournaments between engine processes, with statistics.
 
 pub mod bots;
 pub mod client;
 pub mod play;
 pub mod protocol;
+pub mod referee;
 pub mod rules;

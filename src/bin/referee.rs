@@ -1,4 +1,248 @@
-fn main() {
-    eprintln!("referee: not built yet");
-    std::process::exit(1);
+//! The referee: tournaments between engine processes. Thin: arguments into a
+//! checked [`Config`], Ctrl-C into a flag, then `kinrow::referee::run`.
+
+use clap::error::ErrorKind;
+use clap::{CommandFactory, Parser};
+use kinrow::bots::BotKind;
+use kinrow::referee::stats::Sprt;
+use kinrow::referee::{default_opening_plies, default_timeout, Config, EngineSpec};
+use kinrow::rules::{BoardSize, Geometry, Rule};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// Plays tournaments between k-in-a-row engines (kinrow's bots or any program
+/// that speaks the protocol) and reports who is stronger and by how much.
+/// Without engines: a round robin of random, blocking and minimax on 3x3.
+#[derive(Parser, Debug)]
+#[command(name = "referee", version, about)]
+struct Cli {
+    /// An engine, [NAME=]COMMAND; COMMAND is split into words like a shell
+    /// does (quotes allowed) and run directly. Repeatable.
+    #[arg(long = "engine", value_name = "[NAME=]COMMAND", value_parser = parse_engine)]
+    engines: Vec<EngineSpec>,
+    /// Built-in bots (comma-separated: random, blocking, minimax), played by
+    /// the kinrow binary next to this one.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_bot)]
+    bots: Vec<BotKind>,
+    /// Games per pairing (rounded up to an even number: pairs with colours
+    /// swapped).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+    games: u32,
+    /// Random opening plies per pair of games (default: 2 where that can't
+    /// decide a game, else 0).
+    #[arg(long, value_name = "PLIES")]
+    openings: Option<usize>,
+    /// Board size, ROWSxCOLS.
+    #[arg(long, value_name = "ROWSxCOLS", default_value = "3x3")]
+    board: BoardSize,
+    /// Stones in a row that win (default: min(5, rows, cols)).
+    #[arg(long)]
+    k: Option<u32>,
+    /// free: K or more in a row wins; exact: exactly K.
+    #[arg(long, default_value = "free")]
+    rule: Rule,
+    /// Games played at once, each with its own engine processes (default:
+    /// the number of CPUs).
+    #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    concurrency: Option<u32>,
+    /// Time per move told to engines with `set movetime`, in ms.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    movetime: Option<u64>,
+    /// Hard deadline for any reply, in ms (default: movetime plus a margin,
+    /// else 10000).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    timeout: Option<u64>,
+    /// Seed for openings and engine seeds (default: random; always printed).
+    #[arg(long)]
+    seed: Option<u64>,
+    /// Stop a two-engine match once decided: elo0,elo1[,alpha,beta].
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = parse_sprt)]
+    sprt: Option<Sprt>,
+    /// Write the JSON summary here.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Append one JSON line per finished game here.
+    #[arg(long, value_name = "FILE")]
+    games_out: Option<PathBuf>,
+    /// Write engines' stderr and the referee's log here.
+    #[arg(long, value_name = "DIR")]
+    log_dir: Option<PathBuf>,
+    /// No progress line.
+    #[arg(long)]
+    quiet: bool,
+    /// Grace period for engines to exit after `quit`, in ms.
+    #[arg(long, value_name = "MS", default_value_t = 300, hide = true)]
+    grace: u64,
+    /// Serve as a protocol engine with this built-in bot (used when no
+    /// kinrow binary sits next to the referee).
+    #[arg(long, value_name = "BOT", hide = true, value_parser = parse_bot)]
+    serve_bot: Option<BotKind>,
+}
+
+fn parse_engine(s: &str) -> Result<EngineSpec, String> {
+    s.parse()
+}
+
+fn parse_bot(s: &str) -> Result<BotKind, String> {
+    s.parse()
+        .map_err(|e: kinrow::bots::UnknownBot| e.to_string())
+}
+
+fn parse_sprt(s: &str) -> Result<Sprt, String> {
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("'{p}' is not a number"))
+        })
+        .collect::<Result<_, _>>()?;
+    match v[..] {
+        [e0, e1] => Sprt::new(e0, e1, 0.05, 0.05),
+        [e0, e1, a, b] => Sprt::new(e0, e1, a, b),
+        _ => Err("expected elo0,elo1 or elo0,elo1,alpha,beta".into()),
+    }
+}
+
+/// The command for a built-in bot: the kinrow binary next to this one, or
+/// this binary serving as an engine when there is none (as after
+/// `cargo run --bin referee`, which builds only the referee).
+fn bot_command(bot: BotKind) -> Vec<String> {
+    let me = std::env::current_exe().ok();
+    let sibling = me
+        .as_ref()
+        .and_then(|p| p.parent())
+        .map(|d| d.join(format!("kinrow{}", std::env::consts::EXE_SUFFIX)));
+    match (sibling, me) {
+        (Some(k), _) if k.is_file() => {
+            vec![k.display().to_string(), "--bot".into(), bot.name().into()]
+        }
+        (_, Some(me)) => vec![
+            me.display().to_string(),
+            "--serve-bot".into(),
+            bot.name().into(),
+        ],
+        _ => vec!["kinrow".into(), "--bot".into(), bot.name().into()],
+    }
+}
+
+fn usage_error(msg: String) -> ! {
+    Cli::command().error(ErrorKind::ValueValidation, msg).exit()
+}
+
+fn config(cli: Cli) -> Config {
+    let BoardSize { rows, cols } = cli.board;
+    let k = cli.k.unwrap_or_else(|| Geometry::default_k(rows, cols));
+    let geometry =
+        Geometry::new(rows, cols, k, cli.rule).unwrap_or_else(|e| usage_error(format!("--k: {e}")));
+    let mut engines = cli.engines;
+    let mut bots = cli.bots;
+    if engines.is_empty() && bots.is_empty() {
+        bots = BotKind::ALL.to_vec();
+    }
+    engines.extend(bots.into_iter().map(|b| EngineSpec {
+        name: Some(b.name().to_string()),
+        argv: bot_command(b),
+    }));
+    if engines.len() < 2 {
+        usage_error("a tournament needs at least two engines (--engine, --bots)".into());
+    }
+    if cli.sprt.is_some() && engines.len() != 2 {
+        usage_error("--sprt needs exactly two engines".into());
+    }
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    Config {
+        engines,
+        games: cli.games.saturating_add(cli.games % 2),
+        opening_plies: cli
+            .openings
+            .unwrap_or_else(|| default_opening_plies(geometry)),
+        geometry,
+        concurrency: cli.concurrency.map_or(cpus, |j| j as usize),
+        movetime_ms: cli.movetime,
+        timeout: cli
+            .timeout
+            .map_or_else(|| default_timeout(cli.movetime), Duration::from_millis),
+        grace: Duration::from_millis(cli.grace),
+        seed: cli.seed.unwrap_or_else(rand::random),
+        sprt: cli.sprt,
+        json: cli.json,
+        games_out: cli.games_out,
+        log_dir: cli.log_dir,
+        progress: !cli.quiet,
+    }
+}
+
+/// Where the SIGINT handler finds the cancel flag (set once, never freed).
+static CANCEL: AtomicPtr<AtomicBool> = AtomicPtr::new(std::ptr::null_mut());
+
+extern "C" fn on_sigint(_: libc::c_int) {
+    // Async-signal-safe: two atomic operations.
+    let flag = CANCEL.load(Ordering::SeqCst);
+    // SAFETY: the pointer comes from Arc::into_raw and is never freed.
+    if let Some(flag) = unsafe { flag.as_ref() } {
+        flag.store(true, Ordering::SeqCst);
+    }
+}
+
+/// Ctrl-C raises the returned flag (once; a second Ctrl-C kills as usual).
+fn cancel_on_ctrl_c() -> Arc<AtomicBool> {
+    let flag = Arc::new(AtomicBool::new(false));
+    CANCEL.store(
+        Arc::into_raw(Arc::clone(&flag)) as *mut AtomicBool,
+        Ordering::SeqCst,
+    );
+    // SAFETY: installing a handler that only touches atomics.
+    unsafe {
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as usize;
+        action.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
+        libc::sigemptyset(&mut action.sa_mask);
+        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+    }
+    flag
+}
+
+fn serve(bot: BotKind) -> ExitCode {
+    let config = kinrow::protocol::EngineConfig {
+        bot,
+        seed: rand::random(),
+        ..Default::default()
+    };
+    let stdout = std::io::stdout().lock();
+    match kinrow::protocol::Engine::new(config).run(std::io::stdin(), stdout) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("referee --serve-bot: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    if let Some(bot) = cli.serve_bot {
+        return serve(bot);
+    }
+    let config = config(cli);
+    kinrow::client::adopt_orphans();
+    let cancel = cancel_on_ctrl_c();
+    match kinrow::referee::run(&config, cancel) {
+        Ok(outcome) => {
+            print!("{}", outcome.report);
+            if outcome.interrupted {
+                eprintln!("referee: interrupted after {} games", outcome.games);
+                ExitCode::from(130)
+            } else {
+                ExitCode::SUCCESS
+            }
+        }
+        Err(e) => {
+            eprintln!("referee: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
 }

@@ -1,0 +1,297 @@
+//! One game between two engine processes, refereed by our own board.
+//!
+//! Per ply the side to move gets `move R C` (the opponent's last move) and
+//! `genmove` in a single write, so a ply costs one pipe round trip. Every
+//! reply has a deadline; anything wrong ends the game as a loss for the
+//! engine at fault, with the reason.
+
+use crate::client::{ClientError, EngineProcess, Response};
+use crate::rules::{Board, Cell, Geometry, Player};
+use serde::Serialize;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// Why a game ended: `win` and `draw` on the board, or the fault of one
+/// engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Reason {
+    Win,
+    Draw,
+    /// The engine's output ended (it exited or crashed), or it could not be
+    /// written to or started.
+    Crash,
+    /// No reply before the deadline.
+    Timeout,
+    /// A reply that does not parse as a move.
+    Malformed,
+    /// A move the rules don't allow (occupied, off the board).
+    Illegal,
+    /// `?` to `genmove`, or to a legal `newgame`/`move`.
+    Refused,
+}
+
+impl Reason {
+    /// The faults, in report order.
+    pub const FAULTS: [Reason; 5] = [
+        Reason::Crash,
+        Reason::Timeout,
+        Reason::Malformed,
+        Reason::Illegal,
+        Reason::Refused,
+    ];
+
+    /// The name used in reports and records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reason::Win => "win",
+            Reason::Draw => "draw",
+            Reason::Crash => "crash",
+            Reason::Timeout => "timeout",
+            Reason::Malformed => "malformed",
+            Reason::Illegal => "illegal",
+            Reason::Refused => "refused",
+        }
+    }
+
+    /// Whether an engine was at fault.
+    pub fn is_fault(self) -> bool {
+        !matches!(self, Reason::Win | Reason::Draw)
+    }
+}
+
+/// What a game needs besides its two engines.
+#[derive(Clone, Debug)]
+pub struct GameSetup<'a> {
+    pub geometry: Geometry,
+    /// Moves played before the engines choose (sent as `move` to both).
+    pub opening: &'a [Cell],
+    /// `set seed` for X and O (a `?` reply is fine).
+    pub seeds: [u64; 2],
+    /// `set movetime` in ms, if any (a `?` reply is fine).
+    pub movetime_ms: Option<u64>,
+    /// The hard deadline for each reply.
+    pub timeout: Duration,
+}
+
+/// How a game ended.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameEnd {
+    /// `None` for a draw.
+    pub winner: Option<Player>,
+    pub reason: Reason,
+    /// The side at fault, for fault reasons.
+    pub fault_by: Option<Player>,
+    /// What exactly went wrong (for faults), for logs and records.
+    pub detail: Option<String>,
+    /// Moves after the opening, in order.
+    pub moves: Vec<Cell>,
+    /// Time each side (X, O) spent answering `genmove`.
+    pub time: [Duration; 2],
+}
+
+impl GameEnd {
+    /// A game lost by `side` before or during play, for `reason`.
+    pub fn forfeit(side: Player, reason: Reason, detail: String) -> GameEnd {
+        GameEnd {
+            winner: Some(side.other()),
+            reason,
+            fault_by: Some(side),
+            detail: Some(detail),
+            moves: Vec::new(),
+            time: [Duration::ZERO; 2],
+        }
+    }
+
+    /// X's score: 1, ½ or 0.
+    pub fn x_score(&self) -> f64 {
+        match self.winner {
+            Some(Player::X) => 1.0,
+            Some(Player::O) => 0.0,
+            None => 0.5,
+        }
+    }
+}
+
+/// The game was abandoned because the cancel flag was raised (Ctrl-C).
+#[derive(Debug, PartialEq, Eq)]
+pub struct Cancelled;
+
+/// Why talking to one engine stopped: a fault of that engine, or Ctrl-C.
+enum Stop {
+    Fault(Reason, String),
+    Cancelled,
+}
+
+impl From<ClientError> for Stop {
+    fn from(e: ClientError) -> Stop {
+        match e {
+            ClientError::Cancelled => Stop::Cancelled,
+            ClientError::Timeout => Stop::Fault(Reason::Timeout, "no reply in time".into()),
+            ClientError::Closed => Stop::Fault(Reason::Crash, "output closed".into()),
+            ClientError::Write(e) => Stop::Fault(Reason::Crash, format!("cannot write: {e}")),
+            ClientError::Spawn(e) => Stop::Fault(Reason::Crash, format!("cannot start: {e}")),
+        }
+    }
+}
+
+impl Stop {
+    /// The game's end when `side` stopped.
+    fn end(self, side: Player) -> Result<GameEnd, Cancelled> {
+        match self {
+            Stop::Cancelled => Err(Cancelled),
+            Stop::Fault(reason, detail) => Ok(GameEnd::forfeit(side, reason, detail)),
+        }
+    }
+}
+
+/// Reads one reply that must be a success (for `newgame` and `move`).
+fn expect_ok(engine: &mut EngineProcess, deadline: Instant, what: &str) -> Result<(), Stop> {
+    let r = engine.read_response(deadline)?;
+    if r.success {
+        Ok(())
+    } else {
+        let text = crate::rules::clip(&r.text);
+        Err(Stop::Fault(
+            Reason::Refused,
+            format!("'{what}' refused: {text}"),
+        ))
+    }
+}
+
+/// Plays one game; `engines` are X and O. On a fault the game ends at once
+/// and [`GameEnd::fault_by`] says whose process should be replaced.
+pub fn play_game(
+    engines: [&mut EngineProcess; 2],
+    setup: &GameSetup<'_>,
+) -> Result<GameEnd, Cancelled> {
+    let [x, o] = engines;
+    let engines = [x, o];
+    let mut board = Board::new(setup.geometry);
+    for &cell in setup.opening {
+        // Openings are made legal by the scheduler; a bad one is a bug there.
+        if board.try_play(cell).is_err() {
+            break;
+        }
+    }
+    let geo = setup.geometry;
+    let mut buf = String::with_capacity(128);
+
+    // Setup: both engines get their whole set-up in one write before either
+    // is read, so the two engines work on it at the same time.
+    let mut deadlines = [Instant::now(); 2];
+    for side in [Player::X, Player::O] {
+        buf.clear();
+        let _ = writeln!(
+            buf,
+            "newgame {} {} {} {}",
+            geo.rows(),
+            geo.cols(),
+            geo.k(),
+            geo.rule()
+        );
+        let _ = writeln!(buf, "set seed {}", setup.seeds[side.index()]);
+        if let Some(ms) = setup.movetime_ms {
+            let _ = writeln!(buf, "set movetime {ms}");
+        }
+        for cell in setup.opening {
+            let _ = writeln!(buf, "move {cell}");
+        }
+        deadlines[side.index()] = Instant::now() + setup.timeout;
+        if let Err(e) = engines[side.index()].send(&buf) {
+            return Stop::from(e).end(side);
+        }
+    }
+    for side in [Player::X, Player::O] {
+        let engine = &mut *engines[side.index()];
+        let deadline = deadlines[side.index()];
+        let mut check = || -> Result<(), Stop> {
+            expect_ok(engine, deadline, "newgame")?;
+            let optional = 1 + usize::from(setup.movetime_ms.is_some());
+            for _ in 0..optional {
+                // `set` may be refused (the engine has no such option).
+                engine.read_response(deadline)?;
+            }
+            for cell in setup.opening {
+                expect_ok(engine, deadline, &format!("move {cell}"))?;
+            }
+            Ok(())
+        };
+        if let Err(stop) = check() {
+            return stop.end(side);
+        }
+    }
+
+    // Play.
+    let mut moves = Vec::with_capacity(geo.area());
+    let mut time = [Duration::ZERO; 2];
+    let mut unseen: [Option<Cell>; 2] = [None, None];
+    let end = |winner, reason, fault_by, detail, moves, time| GameEnd {
+        winner,
+        reason,
+        fault_by,
+        detail,
+        moves,
+        time,
+    };
+    loop {
+        if let Some(outcome) = board.outcome() {
+            let winner = outcome.winner();
+            let reason = if winner.is_some() {
+                Reason::Win
+            } else {
+                Reason::Draw
+            };
+            return Ok(end(winner, reason, None, None, moves, time));
+        }
+        let side = board.to_move();
+        let engine = &mut *engines[side.index()];
+        buf.clear();
+        let told = unseen[side.index()].take();
+        if let Some(cell) = told {
+            let _ = writeln!(buf, "move {cell}");
+        }
+        buf.push_str("genmove\n");
+        let start = Instant::now();
+        let deadline = start + setup.timeout;
+        let mut exchange = || -> Result<Response, Stop> {
+            engine.send(&buf)?;
+            if told.is_some() {
+                expect_ok(engine, deadline, "move")?;
+            }
+            Ok(engine.read_response(deadline)?)
+        };
+        let reply = exchange();
+        time[side.index()] += start.elapsed();
+        let (reason, detail) = match reply {
+            Ok(r) if !r.success => (
+                Reason::Refused,
+                format!("genmove refused: {}", crate::rules::clip(&r.text)),
+            ),
+            Ok(r) => match r.text.trim().parse::<Cell>() {
+                Err(_) => (
+                    Reason::Malformed,
+                    format!("genmove reply '{}'", crate::rules::clip(&r.text)),
+                ),
+                Ok(cell) => match board.try_play(cell) {
+                    Err(e) => (Reason::Illegal, format!("{cell}: {e}")),
+                    Ok(_) => {
+                        moves.push(cell);
+                        unseen[side.other().index()] = Some(cell);
+                        continue;
+                    }
+                },
+            },
+            Err(Stop::Cancelled) => return Err(Cancelled),
+            Err(Stop::Fault(reason, detail)) => (reason, detail),
+        };
+        return Ok(end(
+            Some(side.other()),
+            reason,
+            Some(side),
+            Some(detail),
+            moves,
+            time,
+        ));
+    }
+}

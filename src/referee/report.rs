@@ -1,0 +1,486 @@
+//! Tallies per pairing, the text report and the JSON summary (schema 1).
+
+use super::game::{GameEnd, Reason};
+use super::stats::{Estimate, Pentanomial, Sprt, SprtDecision, Wdl};
+use crate::rules::{Geometry, Player};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+/// Version of the JSON summary and game records.
+pub const SCHEMA: u32 = 1;
+
+/// An engine of the run, as reported.
+#[derive(Clone, Debug, Serialize)]
+pub struct EngineInfo {
+    pub name: String,
+    /// The program and its arguments.
+    pub command: Vec<String>,
+}
+
+/// Everything counted for one pairing, from engine `a`'s side.
+#[derive(Clone, Debug)]
+pub struct PairingTally {
+    /// Engine indices.
+    pub a: usize,
+    pub b: usize,
+    pub wdl: Wdl,
+    /// `a`'s results when it played X, and when it played O.
+    pub a_as_x: Wdl,
+    pub a_as_o: Wdl,
+    pub penta: Pentanomial,
+    /// Faults by reason, and by which engine (0 = a, 1 = b).
+    pub faults: [BTreeMap<Reason, u64>; 2],
+    /// First game of a pair still waiting for its partner: pair → a's score.
+    open_pairs: HashMap<usize, f64>,
+}
+
+impl PairingTally {
+    pub fn new(a: usize, b: usize) -> PairingTally {
+        PairingTally {
+            a,
+            b,
+            wdl: Wdl::default(),
+            a_as_x: Wdl::default(),
+            a_as_o: Wdl::default(),
+            penta: Pentanomial::default(),
+            faults: [BTreeMap::new(), BTreeMap::new()],
+            open_pairs: HashMap::new(),
+        }
+    }
+
+    /// Counts a finished game of pair `pair` in which `a` played `a_side`.
+    /// Returns true when it completed a pair.
+    pub fn add(&mut self, pair: usize, a_side: Player, end: &GameEnd) -> bool {
+        let a_score = match a_side {
+            Player::X => end.x_score(),
+            Player::O => 1.0 - end.x_score(),
+        };
+        self.wdl.add(a_score);
+        match a_side {
+            Player::X => self.a_as_x.add(a_score),
+            Player::O => self.a_as_o.add(a_score),
+        }
+        if let Some(side) = end.fault_by {
+            let who = usize::from(side != a_side);
+            *self.faults[who].entry(end.reason).or_insert(0) += 1;
+        }
+        match self.open_pairs.remove(&pair) {
+            Some(first) => {
+                self.penta.add_pair(first, a_score);
+                true
+            }
+            None => {
+                self.open_pairs.insert(pair, a_score);
+                false
+            }
+        }
+    }
+
+    /// Faults by reason, both engines together.
+    pub fn fault_counts(&self) -> BTreeMap<&'static str, u64> {
+        let mut all = BTreeMap::new();
+        for side in &self.faults {
+            for (r, n) in side {
+                *all.entry(r.name()).or_insert(0) += n;
+            }
+        }
+        all
+    }
+}
+
+/// The SPRT's state for the report.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct SprtStatus {
+    #[serde(flatten)]
+    pub test: Sprt,
+    pub llr: f64,
+    pub lower_bound: f64,
+    pub upper_bound: f64,
+    pub decision: SprtDecision,
+}
+
+/// What the run looked like, for the report's head.
+#[derive(Clone, Debug)]
+pub struct RunInfo {
+    pub seed: u64,
+    pub geometry: Geometry,
+    pub games_per_pairing: u32,
+    pub opening_plies: usize,
+    pub concurrency: usize,
+    pub total_games: usize,
+    pub interrupted: bool,
+    pub seconds: f64,
+    /// Stdout lines each engine wrote outside responses (skipped).
+    pub skipped_lines: Vec<u64>,
+}
+
+/// The JSON summary (schema 1).
+#[derive(Serialize)]
+pub struct Summary<'a> {
+    pub schema: u32,
+    pub seed: u64,
+    /// Games finished and counted.
+    pub games: u64,
+    pub interrupted: bool,
+    pub board: BoardInfo,
+    pub engines: &'a [EngineInfo],
+    pub pairings: Vec<PairingSummary>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<SprtStatus>,
+}
+
+/// The board of a run.
+#[derive(Serialize)]
+pub struct BoardInfo {
+    pub rows: usize,
+    pub cols: usize,
+    pub k: usize,
+    pub rule: String,
+}
+
+/// One pairing in the JSON summary, from `a`'s side.
+#[derive(Serialize)]
+pub struct PairingSummary {
+    pub a: String,
+    pub b: String,
+    pub games: u64,
+    pub a_wins: u64,
+    pub draws: u64,
+    pub b_wins: u64,
+    /// `null` without games.
+    pub elo: Option<f64>,
+    pub elo_error: Option<f64>,
+    pub los: Option<f64>,
+    /// True when every game scored the same and the estimate used the
+    /// continuity correction.
+    pub corrected: bool,
+    pub a_as_x: Wdl,
+    pub a_as_o: Wdl,
+    /// Pairs that scored 0, ¼, ½, ¾, 1 for `a`.
+    pub pentanomial: Pentanomial,
+    pub faults: BTreeMap<&'static str, u64>,
+    pub faults_by: BTreeMap<String, BTreeMap<&'static str, u64>>,
+}
+
+/// Builds the JSON summary.
+pub fn summary<'a>(
+    info: &RunInfo,
+    engines: &'a [EngineInfo],
+    tallies: &[PairingTally],
+    sprt: Option<SprtStatus>,
+) -> Summary<'a> {
+    let name = |i: usize| engines.get(i).map_or("?", |e| e.name.as_str()).to_string();
+    let pairings = tallies
+        .iter()
+        .map(|t| {
+            let est = t.wdl.estimate();
+            let mut faults_by = BTreeMap::new();
+            for (who, idx) in [(0, t.a), (1, t.b)] {
+                let named: BTreeMap<_, _> =
+                    t.faults[who].iter().map(|(r, n)| (r.name(), *n)).collect();
+                if !named.is_empty() {
+                    faults_by.insert(name(idx), named);
+                }
+            }
+            PairingSummary {
+                a: name(t.a),
+                b: name(t.b),
+                games: t.wdl.games(),
+                a_wins: t.wdl.wins,
+                draws: t.wdl.draws,
+                b_wins: t.wdl.losses,
+                elo: est.map(|e| round(e.elo, 2)),
+                elo_error: est.map(|e| round(e.elo_error, 2)),
+                los: est.map(|e| round(e.los, 6)),
+                corrected: est.is_some_and(|e| e.corrected),
+                a_as_x: t.a_as_x,
+                a_as_o: t.a_as_o,
+                pentanomial: t.penta,
+                faults: t.fault_counts(),
+                faults_by,
+            }
+        })
+        .collect();
+    let g = info.geometry;
+    Summary {
+        schema: SCHEMA,
+        seed: info.seed,
+        games: tallies.iter().map(|t| t.wdl.games()).sum(),
+        interrupted: info.interrupted,
+        board: BoardInfo {
+            rows: g.rows(),
+            cols: g.cols(),
+            k: g.k(),
+            rule: g.rule().to_string(),
+        },
+        engines,
+        pairings,
+        sprt,
+    }
+}
+
+fn round(v: f64, digits: i32) -> f64 {
+    let f = 10f64.powi(digits);
+    (v * f).round() / f
+}
+
+fn pct(v: f64) -> String {
+    format!("{:.1} %", v * 100.0)
+}
+
+fn wdl_text(w: &Wdl) -> String {
+    format!("+{} ={} -{}", w.wins, w.draws, w.losses)
+}
+
+fn elo_text(e: &Estimate) -> String {
+    let mut s = format!("{:+.1} ± {:.1}", e.elo, e.elo_error);
+    if e.corrected {
+        s.push_str(" (every game scored the same: estimated with ½ win and ½ loss added)");
+    }
+    s
+}
+
+/// The text report: the run's head, every pairing, and with three or more
+/// engines a ranking and a crosstable.
+pub fn text(
+    info: &RunInfo,
+    engines: &[EngineInfo],
+    tallies: &[PairingTally],
+    sprt: Option<&SprtStatus>,
+) -> String {
+    let name = |i: usize| engines.get(i).map_or("?", |e| e.name.as_str());
+    let mut out = String::new();
+    let g = info.geometry;
+    let played: u64 = tallies.iter().map(|t| t.wdl.games()).sum();
+    let _ = writeln!(
+        out,
+        "referee: {} engines, {}x{} k{} {}, {} games per pairing, {} opening plies, concurrency {}, seed {}",
+        engines.len(),
+        g.rows(),
+        g.cols(),
+        g.k(),
+        g.rule(),
+        info.games_per_pairing,
+        info.opening_plies,
+        info.concurrency,
+        info.seed
+    );
+    let rate = if info.seconds > 0.0 {
+        played as f64 / info.seconds
+    } else {
+        0.0
+    };
+    let _ = writeln!(
+        out,
+        "{played} of {} games in {:.2} s ({rate:.0} games/s){}",
+        info.total_games,
+        info.seconds,
+        if info.interrupted {
+            " — INTERRUPTED: the report covers the games that finished"
+        } else {
+            ""
+        }
+    );
+    for t in tallies {
+        let (a, b) = (name(t.a), name(t.b));
+        let _ = writeln!(out, "\n{a} vs {b}: {} games", t.wdl.games());
+        let Some(e) = t.wdl.estimate() else {
+            let _ = writeln!(out, "  no games finished");
+            continue;
+        };
+        let _ = writeln!(
+            out,
+            "  {a}: {}  score {}  (as X {}, as O {})",
+            wdl_text(&t.wdl),
+            pct(e.score),
+            wdl_text(&t.a_as_x),
+            wdl_text(&t.a_as_o)
+        );
+        let _ = writeln!(
+            out,
+            "  Elo {}  LOS {}  draws {}",
+            elo_text(&e),
+            pct(e.los),
+            pct(t.wdl.draw_ratio())
+        );
+        let p = t.penta.0;
+        let _ = writeln!(
+            out,
+            "  pentanomial (pairs scoring 0 ¼ ½ ¾ 1 for {a}): {} {} {} {} {}",
+            p[0], p[1], p[2], p[3], p[4]
+        );
+        let mut faults = Vec::new();
+        for (who, idx) in [(0, t.a), (1, t.b)] {
+            for (r, n) in &t.faults[who] {
+                faults.push(format!("{} {n} by {}", r.name(), name(idx)));
+            }
+        }
+        let faults = if faults.is_empty() {
+            "none".to_string()
+        } else {
+            faults.join(", ")
+        };
+        let _ = writeln!(out, "  faults: {faults}");
+    }
+    if let Some(s) = sprt {
+        let verdict = match s.decision {
+            SprtDecision::H1 => "H1 accepted",
+            SprtDecision::H0 => "H0 accepted",
+            SprtDecision::Continue => "undecided",
+        };
+        let _ = writeln!(
+            out,
+            "\nSPRT [{}, {}] alpha {} beta {}: LLR {:.2} (bounds {:.2}, {:.2}) — {verdict}",
+            s.test.elo0,
+            s.test.elo1,
+            s.test.alpha,
+            s.test.beta,
+            s.llr,
+            s.lower_bound,
+            s.upper_bound
+        );
+    }
+    if engines.len() >= 3 {
+        ranking(&mut out, engines, tallies);
+    }
+    let skipped: Vec<String> = info
+        .skipped_lines
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(i, n)| format!("{} {n}", name(i)))
+        .collect();
+    if !skipped.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nstdout lines outside responses (skipped): {}",
+            skipped.join(", ")
+        );
+    }
+    out
+}
+
+fn ranking(out: &mut String, engines: &[EngineInfo], tallies: &[PairingTally]) {
+    let n = engines.len();
+    let mut total = vec![Wdl::default(); n];
+    // cross[i][j]: i's results against j.
+    let mut cross = vec![vec![Wdl::default(); n]; n];
+    for t in tallies {
+        let add = |w: &mut Wdl, x: &Wdl| {
+            w.wins += x.wins;
+            w.draws += x.draws;
+            w.losses += x.losses;
+        };
+        add(&mut total[t.a], &t.wdl);
+        add(&mut total[t.b], &t.wdl.flipped());
+        add(&mut cross[t.a][t.b], &t.wdl);
+        add(&mut cross[t.b][t.a], &t.wdl.flipped());
+    }
+    let mut order: Vec<usize> = (0..n).collect();
+    let share = |w: &Wdl| {
+        if w.games() == 0 {
+            0.0
+        } else {
+            w.points() / w.games() as f64
+        }
+    };
+    order.sort_by(|&i, &j| {
+        share(&total[j])
+            .total_cmp(&share(&total[i]))
+            .then(i.cmp(&j))
+    });
+    let width = engines
+        .iter()
+        .map(|e| e.name.len())
+        .max()
+        .unwrap_or(4)
+        .max(4);
+    let _ = writeln!(out, "\nRanking (score against the field)");
+    let _ = writeln!(
+        out,
+        "  {:>2}  {:<width$}  {:>6}  {:>7}  {:>17}  {:>8}",
+        "#", "name", "games", "score", "Elo", "draws"
+    );
+    for (rank, &i) in order.iter().enumerate() {
+        let w = &total[i];
+        let (score, elo) = match w.estimate() {
+            Some(e) => (pct(e.score), format!("{:+.1} ± {:.1}", e.elo, e.elo_error)),
+            None => ("-".into(), "-".into()),
+        };
+        let _ = writeln!(
+            out,
+            "  {:>2}  {:<width$}  {:>6}  {:>7}  {:>17}  {:>8}",
+            rank + 1,
+            engines[i].name,
+            w.games(),
+            score,
+            elo,
+            pct(w.draw_ratio())
+        );
+    }
+    let _ = writeln!(out, "\nCrosstable (points of the row against the column)");
+    let cell = 12.max(width);
+    let _ = write!(out, "  {:<width$}", "");
+    for &j in &order {
+        let _ = write!(out, "  {:>cell$}", engines[j].name);
+    }
+    let _ = writeln!(out);
+    for &i in &order {
+        let _ = write!(out, "  {:<width$}", engines[i].name);
+        for &j in &order {
+            let w = &cross[i][j];
+            let text = if i == j {
+                "-".to_string()
+            } else {
+                format!("{}/{}", w.points(), w.games())
+            };
+            let _ = write!(out, "  {text:>cell$}");
+        }
+        let _ = writeln!(out);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    fn end(winner: Option<Player>, reason: Reason, fault_by: Option<Player>) -> GameEnd {
+        GameEnd {
+            winner,
+            reason,
+            fault_by,
+            detail: None,
+            moves: vec![],
+            time: [Duration::ZERO; 2],
+        }
+    }
+
+    #[test]
+    fn tally_counts_colours_pairs_and_faults() {
+        let mut t = PairingTally::new(0, 1);
+        // Pair 0: a wins as X, then draws as O.
+        assert!(!t.add(0, Player::X, &end(Some(Player::X), Reason::Win, None)));
+        assert!(t.add(0, Player::O, &end(None, Reason::Draw, None)));
+        // Pair 1: b (X) times out, then a (X) crashes.
+        t.add(
+            1,
+            Player::O,
+            &end(Some(Player::O), Reason::Timeout, Some(Player::X)),
+        );
+        t.add(
+            1,
+            Player::X,
+            &end(Some(Player::O), Reason::Crash, Some(Player::X)),
+        );
+        assert_eq!((t.wdl.wins, t.wdl.draws, t.wdl.losses), (2, 1, 1));
+        assert_eq!((t.a_as_x.wins, t.a_as_x.losses), (1, 1));
+        assert_eq!((t.a_as_o.wins, t.a_as_o.draws), (1, 1));
+        assert_eq!(t.penta.0, [0, 0, 1, 1, 0]);
+        assert_eq!(t.faults[0].get(&Reason::Crash), Some(&1));
+        assert_eq!(t.faults[1].get(&Reason::Timeout), Some(&1));
+        let all = t.fault_counts();
+        assert_eq!((all["crash"], all["timeout"]), (1, 1));
+    }
+}
