@@ -88,6 +88,9 @@ pub struct GameEnd {
     pub moves: Vec<Cell>,
     /// Time each side (X, O) spent answering `genmove`.
     pub time: [Duration; 2],
+    /// Whose process (X, O) must be replaced before its next game: the side
+    /// at fault, and any side left out of step.
+    pub replace: [bool; 2],
 }
 
 impl GameEnd {
@@ -100,6 +103,7 @@ impl GameEnd {
             detail: Some(detail),
             moves: Vec::new(),
             time: [Duration::ZERO; 2],
+            replace: [side == Player::X, side == Player::O],
         }
     }
 
@@ -178,7 +182,10 @@ pub fn play_game(
     let mut buf = String::with_capacity(128);
 
     // Setup: both engines get their whole set-up in one write before either
-    // is read, so the two engines work on it at the same time.
+    // is read, so the two engines work on it at the same time. Both are read
+    // to the end even if one fails, so the other stays in step for the next
+    // game; a fault of X is charged before one of O.
+    let mut stops: [Option<Stop>; 2] = [None, None];
     let mut deadlines = [Instant::now(); 2];
     for side in [Player::X, Player::O] {
         buf.clear();
@@ -199,10 +206,13 @@ pub fn play_game(
         }
         deadlines[side.index()] = Instant::now() + setup.timeout;
         if let Err(e) = engines[side.index()].send(&buf) {
-            return Stop::from(e).end(side);
+            stops[side.index()] = Some(Stop::from(e));
         }
     }
     for side in [Player::X, Player::O] {
+        if stops[side.index()].is_some() {
+            continue;
+        }
         let engine = &mut *engines[side.index()];
         let deadline = deadlines[side.index()];
         let mut check = || -> Result<(), Stop> {
@@ -217,22 +227,35 @@ pub fn play_game(
             }
             Ok(())
         };
-        if let Err(stop) = check() {
-            return stop.end(side);
-        }
+        stops[side.index()] = check().err();
+    }
+    let [x_stop, o_stop] = stops;
+    let o_failed = o_stop.is_some();
+    let failed = match (x_stop, o_stop) {
+        (Some(Stop::Cancelled), _) | (_, Some(Stop::Cancelled)) => return Err(Cancelled),
+        (Some(stop), _) => Some((Player::X, stop)),
+        (None, Some(stop)) => Some((Player::O, stop)),
+        (None, None) => None,
+    };
+    if let Some((side, stop)) = failed {
+        let mut end = stop.end(side)?;
+        // O failed too (after X): its process is out of step, replace it.
+        end.replace[Player::O.index()] |= o_failed;
+        return Ok(end);
     }
 
     // Play.
     let mut moves = Vec::with_capacity(geo.area());
     let mut time = [Duration::ZERO; 2];
     let mut unseen: [Option<Cell>; 2] = [None, None];
-    let end = |winner, reason, fault_by, detail, moves, time| GameEnd {
+    let end = |winner, reason, fault_by: Option<Player>, detail, moves, time| GameEnd {
         winner,
         reason,
         fault_by,
         detail,
         moves,
         time,
+        replace: [fault_by == Some(Player::X), fault_by == Some(Player::O)],
     };
     loop {
         if let Some(outcome) = board.outcome() {

@@ -454,6 +454,7 @@ mod tests {
             detail: None,
             moves: vec![],
             time: [Duration::ZERO; 2],
+            replace: [false; 2],
         }
     }
 

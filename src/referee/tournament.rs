@@ -211,11 +211,12 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
         };
         let skipped = [x_slot, o_slot]
             .map(|slot| slot.as_mut().map(|p| p.take_skipped()).unwrap_or_default());
-        if let Some(side) = end.fault_by {
-            let idx = if side == Player::X { job.x } else { job.o };
+        for (replace, idx) in end.replace.into_iter().zip([job.x, job.o]) {
             // Killed with its group and reaped; a fresh one plays next time.
-            if let Some(mut p) = procs[idx].take() {
-                p.kill();
+            if replace {
+                if let Some(mut p) = procs[idx].take() {
+                    p.kill();
+                }
             }
         }
         if results.send(Finished { job, end, skipped }).is_err() {

@@ -1,0 +1,122 @@
+//! Shared helpers for the referee's integration tests: run the real
+//! `referee` binary against fixture engines, read its records, and check that
+//! no engine process outlived it.
+
+#![allow(dead_code)]
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+/// A scratch directory removed on drop.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    pub fn new(tag: &str) -> Scratch {
+        static N: AtomicUsize = AtomicUsize::new(0);
+        let n = N.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("kinrow-referee-{tag}-{}-{n}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("pids")).unwrap();
+        Scratch(dir)
+    }
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// `NAME=python3 tests/fixtures/FILE.py` for `--engine`.
+pub fn fixture(name: &str, file: &str) -> String {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(format!("{file}.py"));
+    format!("{name}=python3 '{}'", path.display())
+}
+
+/// What a run left behind.
+pub struct Run {
+    pub output: Output,
+    pub stdout: String,
+    pub stderr: String,
+    /// The `--json` summary, if written.
+    pub summary: Option<Value>,
+    /// The `--games-out` lines, sorted by game index.
+    pub games: Vec<Value>,
+}
+
+/// Reads the records a run wrote into `scratch`.
+pub fn records(scratch: &Scratch, output: Output) -> Run {
+    let summary = std::fs::read_to_string(scratch.path("summary.json"))
+        .ok()
+        .map(|t| serde_json::from_str(&t).expect("summary is JSON"));
+    let mut games: Vec<Value> = std::fs::read_to_string(scratch.path("games.jsonl"))
+        .unwrap_or_default()
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each game line is JSON"))
+        .collect();
+    games.sort_by_key(|g| g["game"].as_u64());
+    Run {
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        output,
+        summary,
+        games,
+    }
+}
+
+/// The records arguments every test run gets.
+pub fn record_args(scratch: &Scratch) -> Vec<String> {
+    vec![
+        "--quiet".into(),
+        "--json".into(),
+        scratch.path("summary.json").display().to_string(),
+        "--games-out".into(),
+        scratch.path("games.jsonl").display().to_string(),
+    ]
+}
+
+/// Runs the referee with `args` plus the record arguments, fixtures
+/// registering their pids in the scratch directory.
+pub fn referee(scratch: &Scratch, args: &[&str]) -> Run {
+    let output = assert_cmd::Command::cargo_bin("referee")
+        .unwrap()
+        .args(args)
+        .args(record_args(scratch))
+        .env("KINROW_FIXTURE_PIDS", scratch.path("pids"))
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap();
+    records(scratch, output)
+}
+
+/// Pids of every fixture engine process started in this scratch directory.
+pub fn fixture_pids(scratch: &Scratch) -> Vec<u32> {
+    std::fs::read_dir(scratch.path("pids"))
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse().ok())
+        .collect()
+}
+
+/// Asserts that every fixture process is gone: not running, and not a
+/// zombie either (it was reaped).
+pub fn assert_no_leftovers(scratch: &Scratch) {
+    let pids = fixture_pids(scratch);
+    assert!(!pids.is_empty(), "fixtures registered no pids");
+    let alive: Vec<String> = pids
+        .iter()
+        .filter_map(|pid| {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            Some(format!("{pid}: {stat}"))
+        })
+        .collect();
+    assert!(alive.is_empty(), "processes left behind: {alive:?}");
+}

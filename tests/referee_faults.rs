@@ -1,0 +1,244 @@
+//! Misbehaving engines: for each, a tournament against a well-behaved one
+//! that completes, charges every fault to the right engine with the right
+//! reason, records every game and leaves no process behind.
+
+mod referee_common;
+
+use referee_common::*;
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+/// steady (well-behaved) against `bad`, 4 games (2 pairs) on 4x4 k4, where
+/// each side gets at least two genmoves before a game can end.
+fn match_against(scratch: &Scratch, bad: &str, extra: &[&str]) -> Run {
+    let steady = fixture("steady", "steady");
+    let bad = fixture("bad", bad);
+    let mut args = vec![
+        "--engine", &steady, "--engine", &bad, "--games", "4", "--board", "4x4", "--k", "4",
+        "--seed", "1",
+    ];
+    args.extend_from_slice(extra);
+    if !extra.contains(&"--timeout") {
+        args.extend_from_slice(&["--timeout", "3000"]);
+    }
+    if !extra.contains(&"--concurrency") {
+        args.extend_from_slice(&["--concurrency", "2"]);
+    }
+    referee(scratch, &args)
+}
+
+/// Every game was charged to `bad` with `reason`, and `steady` won it.
+fn assert_all_faults(run: &Run, reason: &str) {
+    assert!(run.output.status.success(), "stderr: {}", run.stderr);
+    let s = run.summary.as_ref().expect("summary written");
+    assert_eq!(s["games"], 4);
+    let p = &s["pairings"][0];
+    assert_eq!(
+        (p["a"].as_str(), p["b"].as_str()),
+        (Some("steady"), Some("bad"))
+    );
+    assert_eq!(p["a_wins"], 4, "{p}");
+    assert_eq!(p["faults"], json!({ reason: 4 }));
+    assert_eq!(p["faults_by"], json!({ "bad": { reason: 4 } }));
+    assert_game_records(run);
+    for g in &run.games {
+        assert_eq!(g["reason"], reason, "{g}");
+        assert_eq!(g["fault_by"], "bad", "{g}");
+        let steady_side = if g["x"] == "steady" { "x" } else { "o" };
+        assert_eq!(g["result"], steady_side, "{g}");
+    }
+    assert!(
+        run.stdout.contains(&format!("faults: {reason} 4 by bad")),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Games 0..4 each recorded once, colours swapped within each pair, the same
+/// opening for both games of a pair.
+fn assert_game_records(run: &Run) {
+    let indices: Vec<u64> = run
+        .games
+        .iter()
+        .filter_map(|g| g["game"].as_u64())
+        .collect();
+    assert_eq!(indices, [0, 1, 2, 3]);
+    for pair in run.games.chunks(2) {
+        assert_eq!(pair[0]["pair"], pair[1]["pair"]);
+        assert_eq!(pair[0]["opening"], pair[1]["opening"]);
+        assert_eq!(pair[0]["x"], pair[1]["o"]);
+        assert_eq!(pair[0]["opening"].as_array().map(Vec::len), Some(2));
+    }
+}
+
+fn no_faults(run: &Run) -> &Value {
+    assert!(run.output.status.success(), "stderr: {}", run.stderr);
+    let s = run.summary.as_ref().expect("summary written");
+    assert_eq!(s["games"], 4);
+    let p = &s["pairings"][0];
+    assert_eq!(p["faults"], json!({}), "{p}");
+    assert_game_records(run);
+    for g in &run.games {
+        assert!(g["reason"] == "win" || g["reason"] == "draw", "{g}");
+        assert_eq!(g["fault_by"], Value::Null);
+    }
+    p
+}
+
+#[test]
+fn crash_mid_game() {
+    let scratch = Scratch::new("crash");
+    let run = match_against(&scratch, "crash_mid_game", &[]);
+    assert_all_faults(&run, "crash");
+    // Each game went as far as the crasher's second genmove.
+    for g in &run.games {
+        assert!(g["moves"].as_array().unwrap().len() >= 2, "{g}");
+    }
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn hangs() {
+    let scratch = Scratch::new("hang");
+    let t = Instant::now();
+    let run = match_against(&scratch, "hang", &["--timeout", "1000"]);
+    assert_all_faults(&run, "timeout");
+    // Four hangs of 1 s on two workers: nothing waits much longer.
+    assert!(t.elapsed() < Duration::from_secs(30));
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn answers_garbage() {
+    let scratch = Scratch::new("garbage");
+    let run = match_against(&scratch, "garbage", &[]);
+    assert_all_faults(&run, "malformed");
+    assert!(run.games[0]["detail"].as_str().unwrap().contains("banana"));
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn plays_an_occupied_cell() {
+    let scratch = Scratch::new("occupied");
+    let run = match_against(&scratch, "occupied", &[]);
+    assert_all_faults(&run, "illegal");
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn refuses_genmove() {
+    let scratch = Scratch::new("refuse");
+    let run = match_against(&scratch, "refuse_genmove", &[]);
+    assert_all_faults(&run, "refused");
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn never_answers_at_start_up() {
+    let scratch = Scratch::new("silent");
+    let t = Instant::now();
+    let run = match_against(&scratch, "silent_start", &["--timeout", "500"]);
+    assert!(!run.output.status.success());
+    assert!(
+        run.stderr.contains("engine 'bad'")
+            && run
+                .stderr
+                .contains("did not answer protocol_version within 500 ms"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("engine 'steady'"), "{}", run.stderr);
+    assert!(run.games.is_empty() && run.summary.is_none());
+    assert!(t.elapsed() < Duration::from_secs(20));
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn cannot_be_started() {
+    let scratch = Scratch::new("nostart");
+    let steady = fixture("steady", "steady");
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &steady,
+            "--engine",
+            "ghost=/nonexistent/engine --fast",
+        ],
+    );
+    assert_eq!(run.output.status.code(), Some(1));
+    assert!(
+        run.stderr
+            .contains("engine 'ghost' (/nonexistent/engine --fast): cannot start"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.games.is_empty());
+}
+
+#[test]
+fn floods_stdout_with_junk() {
+    let scratch = Scratch::new("stdout");
+    let run = match_against(&scratch, "stdout_flood", &[]);
+    no_faults(&run);
+    // 500 junk lines per genmove were skipped, and said so.
+    let line = run
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("stdout lines outside responses"))
+        .expect("skipped lines reported");
+    let count: u64 = line.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(count >= 4 * 500, "{line}");
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn floods_stderr() {
+    let scratch = Scratch::new("stderr");
+    let logs = scratch.path("logs");
+    let logs_arg = logs.display().to_string();
+    let run = match_against(&scratch, "stderr_flood", &["--log-dir", &logs_arg]);
+    no_faults(&run);
+    // Everything it wrote was drained into its logs (256 KB per genmove).
+    let drained: u64 = std::fs::read_dir(&logs)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().starts_with("bad."))
+        .map(|e| e.metadata().unwrap().len())
+        .sum();
+    assert!(drained >= 4 * 2 * 256 * 1000, "{drained} bytes");
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn exits_between_games() {
+    let scratch = Scratch::new("exits");
+    // One worker: games 1 and 3 find the process that played games 0 and 2
+    // exiting at their newgame; a fresh one plays the next.
+    let run = match_against(&scratch, "exit_between_games", &["--concurrency", "1"]);
+    assert!(run.output.status.success(), "stderr: {}", run.stderr);
+    let p = &run.summary.as_ref().unwrap()["pairings"][0];
+    assert_eq!(p["faults"], json!({ "crash": 2 }), "{p}");
+    assert_eq!(p["faults_by"], json!({ "bad": { "crash": 2 } }));
+    assert_game_records(&run);
+    for g in &run.games {
+        let crashed = g["game"] == 1 || g["game"] == 3;
+        assert_eq!(g["reason"] == "crash", crashed, "{g}");
+        if crashed {
+            assert_eq!(g["fault_by"], "bad");
+            assert_eq!(g["moves"], json!([]));
+        }
+    }
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn ignores_quit() {
+    let scratch = Scratch::new("quit");
+    let t = Instant::now();
+    let run = match_against(&scratch, "ignore_quit", &[]);
+    no_faults(&run);
+    // A short grace period, then SIGKILL: no waiting on it.
+    assert!(t.elapsed() < Duration::from_secs(20));
+    assert_no_leftovers(&scratch);
+}
