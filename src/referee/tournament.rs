@@ -165,7 +165,7 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
     let config = shared.config;
     let mut procs: Vec<Option<EngineProcess>> = (0..shared.engines.len()).map(|_| None).collect();
     loop {
-        if shared.stop.load(Ordering::Relaxed) {
+        if shared.stop.load(Ordering::Relaxed) || shared.cancel.load(Ordering::Relaxed) {
             break;
         }
         let game = shared.next.fetch_add(1, Ordering::Relaxed);
@@ -240,11 +240,12 @@ fn shutdown_all(mut procs: Vec<EngineProcess>, grace: Duration) {
 
 /// Starts every engine once, checks `protocol_version`, `name` and
 /// `newgame` for the board within the timeout, and settles the names.
-fn check_engines(config: &Config) -> anyhow::Result<Vec<EngineInfo>> {
+fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Vec<EngineInfo>> {
     let g = config.geometry;
     let probe = |spec: &super::EngineSpec| -> Result<Option<String>, String> {
         let mut p =
             EngineProcess::spawn(&spec.argv, StderrTo::Discard).map_err(|e| e.to_string())?;
+        p.set_cancel(Arc::clone(cancel));
         let deadline = Instant::now() + config.timeout;
         let ms = config.timeout.as_millis();
         let result = (|| {
@@ -437,7 +438,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         None => None,
     };
 
-    let engines = check_engines(config)?;
+    let engines = check_engines(config, &cancel)?;
     let n = engines.len();
     let pairings: Vec<(usize, usize)> = (0..n)
         .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
@@ -485,12 +486,12 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         }
         drop(tx);
         loop {
+            if cancel.load(Ordering::Relaxed) {
+                shared.stop.store(true, Ordering::Relaxed);
+            }
             let f = match rx.recv_timeout(Duration::from_millis(100)) {
                 Ok(f) => f,
                 Err(RecvTimeoutError::Timeout) => {
-                    if cancel.load(Ordering::Relaxed) {
-                        shared.stop.store(true, Ordering::Relaxed);
-                    }
                     progress.show(done, schedule.total, &tallies, false);
                     continue;
                 }
