@@ -212,7 +212,9 @@ fn serve(bot: BotKind) -> ExitCode {
         seed: rand::random(),
         ..Default::default()
     };
-    let stdout = std::io::stdout().lock();
+    // Buffered (stdout alone is line-buffered): the engine flushes when it
+    // has answered everything pipelined, so one request batch is one write.
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
     match kinrow::protocol::Engine::new(config).run(std::io::stdin(), stdout) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {

@@ -4,10 +4,12 @@
 //! `kinrow play` both drive engines through it; it knows the GTP framing of
 //! responses (DESIGN §2) but nothing about games.
 //!
-//! How it never blocks without a deadline: a reader thread per engine turns
-//! stdout into [`Response`]s on a bounded channel, and [`EngineProcess::read_response`]
-//! waits on that channel with `recv_timeout`. A second thread drains stderr so
-//! a chatty engine can't fill its pipe and stall.
+//! How it never blocks without a deadline: [`EngineProcess::read_response`]
+//! reads stdout itself, waiting with `poll(2)` bounded by the deadline, and
+//! frames lines into [`Response`]s. Reading in the caller's thread (rather
+//! than a reader thread feeding a channel) keeps a request and its reply at
+//! one pipe round trip: no extra thread wake-up per reply. A thread drains
+//! stderr all the time so a chatty engine can't fill that pipe and stall.
 //!
 //! ```no_run
 //! use kinrow::client::{EngineProcess, StderrTo};
@@ -26,11 +28,11 @@
 use std::collections::VecDeque;
 use std::fmt;
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Read, Write};
+use std::io::{self, Read, Write};
+use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
-use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError, SyncSender};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -45,10 +47,8 @@ pub const STDERR_TAIL: usize = 2048;
 /// How many skipped stdout lines are kept for the caller to log (the count
 /// is always exact).
 pub const MAX_SKIPPED_KEPT: usize = 64;
-/// Messages the stdout reader may queue ahead of the caller: enough to never
-/// stall a well-behaved engine, small enough that a flood applies
-/// back-pressure instead of eating memory.
-const CHANNEL_DEPTH: usize = 256;
+/// Bytes read from stdout per system call.
+const READ_CHUNK: usize = 16 * 1024;
 /// While a cancel flag is set up, waits are cut into slices this long so
 /// cancelling is noticed promptly; a reply that is ready returns at once.
 const CANCEL_POLL: Duration = Duration::from_millis(50);
@@ -124,7 +124,7 @@ impl fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
-/// What the stdout reader thread tells the owner.
+/// What a line of stdout means.
 enum Event {
     Response(Response),
     /// A non-empty line outside a response that doesn't start with `=`/`?`.
@@ -136,7 +136,7 @@ enum Event {
 pub struct EngineProcess {
     child: Child,
     stdin: Option<ChildStdin>,
-    events: Receiver<Event>,
+    stdout: Option<Inbox>,
     stderr_tail: Arc<Mutex<VecDeque<u8>>>,
     cancel: Option<Arc<AtomicBool>>,
     skipped: Vec<String>,
@@ -170,10 +170,7 @@ impl EngineProcess {
         let mut child = command.spawn().map_err(ClientError::Spawn)?;
 
         let stdin = child.stdin.take();
-        let (tx, events) = sync_channel(CHANNEL_DEPTH);
-        if let Some(out) = child.stdout.take() {
-            spawn_thread("engine-stdout", move || read_stdout(out, tx));
-        }
+        let stdout = child.stdout.take().map(Inbox::new);
         let stderr_tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
         if let Some(err) = child.stderr.take() {
             let log = match stderr {
@@ -186,7 +183,7 @@ impl EngineProcess {
         Ok(EngineProcess {
             child,
             stdin,
-            events,
+            stdout,
             stderr_tail,
             cancel: None,
             skipped: Vec::new(),
@@ -216,6 +213,9 @@ impl EngineProcess {
                 "stdin already closed",
             )));
         };
+        if let Some(inbox) = self.stdout.as_mut() {
+            inbox.awaiting_reply = true;
+        }
         stdin
             .write_all(text.as_bytes())
             .and_then(|()| stdin.flush())
@@ -226,29 +226,45 @@ impl EngineProcess {
     /// of a response and don't start with `=` or `?` are skipped (see
     /// [`EngineProcess::take_skipped`]); they don't extend the deadline.
     pub fn read_response(&mut self, deadline: Instant) -> Result<Response, ClientError> {
+        let Some(inbox) = self.stdout.as_mut() else {
+            return Err(ClientError::Closed);
+        };
         loop {
-            // A response already waiting counts even at the deadline.
-            let wait = deadline.saturating_duration_since(Instant::now());
-            let wait = match &self.cancel {
-                Some(_) => wait.min(CANCEL_POLL),
-                None => wait,
-            };
-            match self.events.recv_timeout(wait) {
-                Ok(Event::Response(r)) => return Ok(r),
-                Ok(Event::Skipped(line)) => self.note_skipped(line),
-                Err(RecvTimeoutError::Disconnected) => return Err(ClientError::Closed),
-                Err(RecvTimeoutError::Timeout) => {
-                    if self
-                        .cancel
-                        .as_ref()
-                        .is_some_and(|c| c.load(Ordering::Relaxed))
-                    {
-                        return Err(ClientError::Cancelled);
+            match inbox.next_event() {
+                Some(Event::Response(r)) => return Ok(r),
+                Some(Event::Skipped(line)) => {
+                    self.skipped_total += 1;
+                    if self.skipped.len() < MAX_SKIPPED_KEPT {
+                        self.skipped.push(line);
                     }
-                    if Instant::now() >= deadline {
-                        return Err(ClientError::Timeout);
-                    }
+                    continue;
                 }
+                None if inbox.eof => return Err(ClientError::Closed),
+                None => {}
+            }
+            // Nothing complete buffered: take what has arrived without
+            // waiting (often the reply is there already), else wait for
+            // more within the deadline (in short slices when a cancel flag
+            // may cut the wait).
+            if !inbox.awaiting_reply && inbox.fill() {
+                continue;
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return Err(ClientError::Timeout);
+            }
+            let mut wait = deadline - now;
+            if self.cancel.is_some() {
+                wait = wait.min(CANCEL_POLL);
+            }
+            if inbox.wait_readable(wait) {
+                inbox.fill();
+            } else if self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                return Err(ClientError::Cancelled);
             }
         }
     }
@@ -262,13 +278,6 @@ impl EngineProcess {
         text.push('\n');
         self.send(&text)?;
         self.read_response(deadline)
-    }
-
-    fn note_skipped(&mut self, line: String) {
-        self.skipped_total += 1;
-        if self.skipped.len() < MAX_SKIPPED_KEPT {
-            self.skipped.push(line);
-        }
     }
 
     /// The skipped stdout lines kept since the last call (at most
@@ -418,48 +427,20 @@ fn spawn_thread(name: &str, f: impl FnOnce() + Send + 'static) {
         .spawn(f);
 }
 
-/// Reads one line into `line` (without its `\n`), keeping at most
-/// [`MAX_LINE`] bytes of it. Returns false at end of output.
-fn read_line_capped(r: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<bool> {
-    line.clear();
-    let mut any = false;
-    loop {
-        let buf = match r.fill_buf() {
-            Ok(b) => b,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        };
-        if buf.is_empty() {
-            return Ok(any);
-        }
-        any = true;
-        let (chunk, used, done) = match buf.iter().position(|&b| b == b'\n') {
-            Some(i) => (&buf[..i], i + 1, true),
-            None => (buf, buf.len(), false),
-        };
-        let room = MAX_LINE.saturating_sub(line.len());
-        line.extend_from_slice(&chunk[..chunk.len().min(room)]);
-        r.consume(used);
-        if done {
-            return Ok(true);
-        }
-    }
+/// Turns lines of stdout into events: a response runs from its `=`/`?`
+/// line to the next empty line; other non-empty lines outside a response are
+/// skipped; empty lines outside a response are ignored.
+#[derive(Default)]
+struct Framer {
+    current: Option<Response>,
 }
 
-/// The stdout reader thread: frames responses and hands them over; ends
-/// (dropping the sender, which the owner sees as "closed") at end of output
-/// or when the owner is gone.
-fn read_stdout(out: impl Read, tx: SyncSender<Event>) {
-    let mut r = BufReader::with_capacity(16 * 1024, out);
-    let mut line = Vec::with_capacity(64);
-    let mut current: Option<Response> = None;
-    while let Ok(true) = read_line_capped(&mut r, &mut line) {
-        if line.last() == Some(&b'\r') {
-            line.pop();
-        }
-        let text = String::from_utf8_lossy(&line);
-        let event = match current.as_mut() {
-            Some(_) if line.is_empty() => current.take().map(Event::Response),
+impl Framer {
+    fn line(&mut self, line: &[u8]) -> Option<Event> {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let text = String::from_utf8_lossy(line);
+        match self.current.as_mut() {
+            Some(_) if line.is_empty() => self.current.take().map(Event::Response),
             Some(resp) => {
                 if resp.text.len() + text.len() < MAX_RESPONSE {
                     resp.text.push('\n');
@@ -468,21 +449,146 @@ fn read_stdout(out: impl Read, tx: SyncSender<Event>) {
                 None
             }
             None if line.starts_with(b"=") || line.starts_with(b"?") => {
-                current = Some(Response::first_line(&text));
+                self.current = Some(Response::first_line(&text));
                 None
             }
             None if line.is_empty() => None,
             None => Some(Event::Skipped(text.into_owned())),
-        };
-        if let Some(event) = event {
-            if tx.send(event).is_err() {
-                return;
+        }
+    }
+
+    /// At end of output: a last response cut off still says what it says.
+    fn finish(&mut self) -> Option<Event> {
+        self.current.take().map(Event::Response)
+    }
+}
+
+/// The engine's stdout with what has been read of it but not yet framed.
+struct Inbox {
+    out: ChildStdout,
+    buf: Vec<u8>,
+    /// Start of the unframed bytes in `buf`.
+    pos: usize,
+    /// Inside an overlong line whose kept part was already framed: drop
+    /// bytes up to its end.
+    skipping: bool,
+    eof: bool,
+    framer: Framer,
+    /// A request went out and nothing has been read since: its reply can't
+    /// be there yet, so wait (poll) before reading rather than try a read
+    /// that would find nothing. One system call less per request.
+    awaiting_reply: bool,
+}
+
+impl Inbox {
+    fn new(out: ChildStdout) -> Inbox {
+        // Non-blocking, so a read can look for a reply without a poll first;
+        // waiting is poll's job, with its deadline.
+        // SAFETY: fcntl on a descriptor we own.
+        unsafe {
+            let fd = out.as_raw_fd();
+            let flags = libc::fcntl(fd, libc::F_GETFL);
+            if flags >= 0 {
+                libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
+            }
+        }
+        Inbox {
+            out,
+            buf: Vec::with_capacity(READ_CHUNK),
+            pos: 0,
+            skipping: false,
+            eof: false,
+            framer: Framer::default(),
+            awaiting_reply: false,
+        }
+    }
+
+    /// The next event from what is buffered, if a complete one is there.
+    fn next_event(&mut self) -> Option<Event> {
+        loop {
+            let rest = &self.buf[self.pos..];
+            match rest.iter().position(|&b| b == b'\n') {
+                Some(i) => {
+                    let start = self.pos;
+                    self.pos += i + 1;
+                    if std::mem::take(&mut self.skipping) {
+                        continue;
+                    }
+                    let end = start + i.min(MAX_LINE);
+                    if let Some(e) = self.framer.line(&self.buf[start..end]) {
+                        return Some(e);
+                    }
+                }
+                None if rest.len() >= MAX_LINE && !self.skipping => {
+                    // Keep the head of an overlong line, drop the rest.
+                    let start = self.pos;
+                    self.pos = self.buf.len();
+                    self.skipping = true;
+                    if let Some(e) = self.framer.line(&self.buf[start..start + MAX_LINE]) {
+                        return Some(e);
+                    }
+                }
+                None => {
+                    if self.skipping {
+                        self.pos = self.buf.len();
+                    }
+                    if self.eof {
+                        let start = self.pos;
+                        self.pos = self.buf.len();
+                        let tail = &self.buf[start..];
+                        if !tail.is_empty() && !self.skipping {
+                            let tail = tail.to_vec();
+                            if let Some(e) = self.framer.line(&tail) {
+                                return Some(e);
+                            }
+                        }
+                        return self.framer.finish();
+                    }
+                    return None;
+                }
             }
         }
     }
-    // A last response cut off by end of output still says what it says.
-    if let Some(resp) = current {
-        let _ = tx.send(Event::Response(resp));
+
+    /// Waits up to `wait` for stdout to have data or end; true if so.
+    fn wait_readable(&self, wait: Duration) -> bool {
+        let mut fds = libc::pollfd {
+            fd: self.out.as_raw_fd(),
+            events: libc::POLLIN,
+            revents: 0,
+        };
+        // Round up so a wait never ends early; poll counts milliseconds.
+        let ms = wait.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
+        // SAFETY: one valid pollfd for the duration of the call.
+        let n = unsafe { libc::poll(&mut fds, 1, ms) };
+        n > 0 || (n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted)
+    }
+
+    /// Reads what is available without blocking (the pipe is non-blocking);
+    /// false if nothing was there yet.
+    fn fill(&mut self) -> bool {
+        if self.pos > 0 && self.pos == self.buf.len() {
+            self.buf.clear();
+            self.pos = 0;
+        } else if self.pos > READ_CHUNK {
+            self.buf.drain(..self.pos);
+            self.pos = 0;
+        }
+        let len = self.buf.len();
+        self.buf.resize(len + READ_CHUNK, 0);
+        let read = self.out.read(&mut self.buf[len..]);
+        self.buf.truncate(len + read.as_ref().map_or(0, |&n| n));
+        if read.is_ok() {
+            self.awaiting_reply = false;
+        }
+        match read {
+            Ok(0) => self.eof = true,
+            Ok(_) => {}
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => return false,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(_) => self.eof = true,
+        }
+        true
     }
 }
 
@@ -520,9 +626,17 @@ mod tests {
     use super::*;
 
     fn events(input: &str) -> Vec<String> {
-        let (tx, rx) = sync_channel(1000);
-        read_stdout(input.as_bytes(), tx);
-        rx.try_iter()
+        let mut framer = Framer::default();
+        let mut lines: Vec<&[u8]> = input.as_bytes().split(|&b| b == b'\n').collect();
+        if input.ends_with('\n') {
+            lines.pop();
+        }
+        let mut got: Vec<Event> = lines
+            .into_iter()
+            .filter_map(|l| framer.line(&l[..l.len().min(MAX_LINE)]))
+            .collect();
+        got.extend(framer.finish());
+        got.into_iter()
             .map(|e| match e {
                 Event::Response(r) => {
                     format!("{}{:?}|{}", if r.success { '=' } else { '?' }, r.id, r.text)
@@ -606,6 +720,25 @@ mod tests {
         // SAFETY: signal 0 only checks for existence.
         let alive = unsafe { libc::kill(-pgid, 0) } == 0;
         assert!(!alive);
+    }
+
+    #[test]
+    fn overlong_lines_from_a_process_are_capped_and_skipped() {
+        let mut e = EngineProcess::spawn(
+            &sh(
+                "head -c 200000 /dev/zero | tr '\\0' x; echo; printf 'junk\\n= 1 2\\n\\n'; sleep 5",
+            ),
+            StderrTo::Discard,
+        )
+        .unwrap();
+        let r = e
+            .read_response(Instant::now() + Duration::from_secs(5))
+            .unwrap();
+        assert_eq!(r.text, "1 2");
+        let (kept, total) = e.take_skipped();
+        assert_eq!(total, 2);
+        assert_eq!(kept[0].len(), MAX_LINE);
+        assert_eq!(kept[1], "junk");
     }
 
     #[test]

@@ -163,14 +163,36 @@ fn expect_ok(engine: &mut EngineProcess, deadline: Instant, what: &str) -> Resul
     }
 }
 
+/// Reads the replies to a set-up (`newgame`, `set seed`, `set movetime`,
+/// the opening moves) that was written earlier.
+fn read_setup(
+    engine: &mut EngineProcess,
+    setup: &GameSetup<'_>,
+    deadline: Instant,
+) -> Result<(), Stop> {
+    expect_ok(engine, deadline, "newgame")?;
+    for _ in 0..1 + usize::from(setup.movetime_ms.is_some()) {
+        // `set` may be refused (the engine has no such option).
+        engine.read_response(deadline)?;
+    }
+    for cell in setup.opening {
+        expect_ok(engine, deadline, &format!("move {cell}"))?;
+    }
+    Ok(())
+}
+
 /// Plays one game; `engines` are X and O. On a fault the game ends at once
-/// and [`GameEnd::fault_by`] says whose process should be replaced.
+/// and [`GameEnd::replace`] says whose process should be replaced.
+///
+/// Round trips: each engine gets its set-up in one write at the start, the
+/// side to move with its first `genmove` appended; the other side's set-up
+/// replies are read when its first turn comes (they are long there by
+/// then). After that every ply is one write (`move R C` + `genmove`) and one
+/// wait.
 pub fn play_game(
     engines: [&mut EngineProcess; 2],
     setup: &GameSetup<'_>,
 ) -> Result<GameEnd, Cancelled> {
-    let [x, o] = engines;
-    let engines = [x, o];
     let mut board = Board::new(setup.geometry);
     for &cell in setup.opening {
         // Openings are made legal by the scheduler; a bad one is a bug there.
@@ -179,15 +201,13 @@ pub fn play_game(
         }
     }
     let geo = setup.geometry;
-    let mut buf = String::with_capacity(128);
-
-    // Setup: both engines get their whole set-up in one write before either
-    // is read, so the two engines work on it at the same time. Both are read
-    // to the end even if one fails, so the other stays in step for the next
-    // game; a fault of X is charged before one of O.
-    let mut stops: [Option<Stop>; 2] = [None, None];
-    let mut deadlines = [Instant::now(); 2];
-    for side in [Player::X, Player::O] {
+    let first = board.to_move();
+    let mut buf = String::with_capacity(256);
+    // Set-up replies still to read, and when each set-up was sent.
+    let mut pending_setup = [true; 2];
+    let mut sent_at = [Instant::now(); 2];
+    let mut failed: Option<(Player, Stop)> = None;
+    for side in [first.other(), first] {
         buf.clear();
         let _ = writeln!(
             buf,
@@ -204,81 +224,51 @@ pub fn play_game(
         for cell in setup.opening {
             let _ = writeln!(buf, "move {cell}");
         }
-        deadlines[side.index()] = Instant::now() + setup.timeout;
+        if side == first && !board.is_over() {
+            buf.push_str("genmove\n");
+        }
+        sent_at[side.index()] = Instant::now();
         if let Err(e) = engines[side.index()].send(&buf) {
-            stops[side.index()] = Some(Stop::from(e));
+            pending_setup[side.index()] = false;
+            failed.get_or_insert((side, Stop::from(e)));
         }
-    }
-    for side in [Player::X, Player::O] {
-        if stops[side.index()].is_some() {
-            continue;
-        }
-        let engine = &mut *engines[side.index()];
-        let deadline = deadlines[side.index()];
-        let mut check = || -> Result<(), Stop> {
-            expect_ok(engine, deadline, "newgame")?;
-            let optional = 1 + usize::from(setup.movetime_ms.is_some());
-            for _ in 0..optional {
-                // `set` may be refused (the engine has no such option).
-                engine.read_response(deadline)?;
-            }
-            for cell in setup.opening {
-                expect_ok(engine, deadline, &format!("move {cell}"))?;
-            }
-            Ok(())
-        };
-        stops[side.index()] = check().err();
-    }
-    let [x_stop, o_stop] = stops;
-    let o_failed = o_stop.is_some();
-    let failed = match (x_stop, o_stop) {
-        (Some(Stop::Cancelled), _) | (_, Some(Stop::Cancelled)) => return Err(Cancelled),
-        (Some(stop), _) => Some((Player::X, stop)),
-        (None, Some(stop)) => Some((Player::O, stop)),
-        (None, None) => None,
-    };
-    if let Some((side, stop)) = failed {
-        let mut end = stop.end(side)?;
-        // O failed too (after X): its process is out of step, replace it.
-        end.replace[Player::O.index()] |= o_failed;
-        return Ok(end);
     }
 
-    // Play.
     let mut moves = Vec::with_capacity(geo.area());
     let mut time = [Duration::ZERO; 2];
     let mut unseen: [Option<Cell>; 2] = [None, None];
-    let end = |winner, reason, fault_by: Option<Player>, detail, moves, time| GameEnd {
-        winner,
-        reason,
-        fault_by,
-        detail,
-        moves,
-        time,
-        replace: [fault_by == Some(Player::X), fault_by == Some(Player::O)],
-    };
-    loop {
+    let mut ply = 0usize;
+    let result = loop {
+        if let Some(f) = failed.take() {
+            break Err(f);
+        }
         if let Some(outcome) = board.outcome() {
-            let winner = outcome.winner();
-            let reason = if winner.is_some() {
-                Reason::Win
-            } else {
-                Reason::Draw
-            };
-            return Ok(end(winner, reason, None, None, moves, time));
+            break Ok(outcome.winner());
         }
         let side = board.to_move();
         let engine = &mut *engines[side.index()];
-        buf.clear();
         let told = unseen[side.index()].take();
-        if let Some(cell) = told {
-            let _ = writeln!(buf, "move {cell}");
-        }
-        buf.push_str("genmove\n");
-        let start = Instant::now();
+        let start = if ply == 0 {
+            // Its genmove went out with the set-up.
+            sent_at[side.index()]
+        } else {
+            buf.clear();
+            if let Some(cell) = told {
+                let _ = writeln!(buf, "move {cell}");
+            }
+            buf.push_str("genmove\n");
+            Instant::now()
+        };
+        ply += 1;
         let deadline = start + setup.timeout;
+        let settle = std::mem::take(&mut pending_setup[side.index()]);
         let mut exchange = || -> Result<Response, Stop> {
-            engine.send(&buf)?;
+            if ply > 1 {
+                engine.send(&buf)?;
+            }
+            if settle {
+                read_setup(engine, setup, deadline)?;
+            }
             if told.is_some() {
                 expect_ok(engine, deadline, "move")?;
             }
@@ -286,18 +276,18 @@ pub fn play_game(
         };
         let reply = exchange();
         time[side.index()] += start.elapsed();
-        let (reason, detail) = match reply {
-            Ok(r) if !r.success => (
+        let stop = match reply {
+            Ok(r) if !r.success => Stop::Fault(
                 Reason::Refused,
                 format!("genmove refused: {}", crate::rules::clip(&r.text)),
             ),
             Ok(r) => match r.text.trim().parse::<Cell>() {
-                Err(_) => (
+                Err(_) => Stop::Fault(
                     Reason::Malformed,
                     format!("genmove reply '{}'", crate::rules::clip(&r.text)),
                 ),
                 Ok(cell) => match board.try_play(cell) {
-                    Err(e) => (Reason::Illegal, format!("{cell}: {e}")),
+                    Err(e) => Stop::Fault(Reason::Illegal, format!("{cell}: {e}")),
                     Ok(_) => {
                         moves.push(cell);
                         unseen[side.other().index()] = Some(cell);
@@ -305,16 +295,44 @@ pub fn play_game(
                     }
                 },
             },
-            Err(Stop::Cancelled) => return Err(Cancelled),
-            Err(Stop::Fault(reason, detail)) => (reason, detail),
+            Err(stop) => stop,
         };
-        return Ok(end(
-            Some(side.other()),
-            reason,
-            Some(side),
-            Some(detail),
+        break Err((side, stop));
+    };
+
+    let mut end = match result {
+        Ok(winner) => GameEnd {
+            winner,
+            reason: if winner.is_some() {
+                Reason::Win
+            } else {
+                Reason::Draw
+            },
+            fault_by: None,
+            detail: None,
             moves,
             time,
-        ));
+            replace: [false; 2],
+        },
+        Err((side, stop)) => {
+            let mut end = stop.end(side)?;
+            end.moves = moves;
+            end.time = time;
+            end
+        }
+    };
+    // A side whose set-up replies were never read (the game ended before
+    // its first turn) is read now, so it starts the next game in step; if
+    // that fails too, its process is replaced (not charged: the game is over).
+    for side in [Player::X, Player::O] {
+        if pending_setup[side.index()] && !end.replace[side.index()] {
+            let deadline = sent_at[side.index()] + setup.timeout;
+            match read_setup(engines[side.index()], setup, deadline) {
+                Ok(()) => {}
+                Err(Stop::Cancelled) => return Err(Cancelled),
+                Err(Stop::Fault(..)) => end.replace[side.index()] = true,
+            }
+        }
     }
+    Ok(end)
 }

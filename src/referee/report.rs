@@ -123,6 +123,8 @@ pub struct Summary<'a> {
     /// Games finished and counted.
     pub games: u64,
     pub interrupted: bool,
+    /// Wall-clock time of the games (after the start-up check).
+    pub seconds: f64,
     pub board: BoardInfo,
     pub engines: &'a [EngineInfo],
     pub pairings: Vec<PairingSummary>,
@@ -208,6 +210,7 @@ pub fn summary<'a>(
         seed: info.seed,
         games: tallies.iter().map(|t| t.wdl.games()).sum(),
         interrupted: info.interrupted,
+        seconds: round(info.seconds, 6),
         board: BoardInfo {
             rows: g.rows(),
             cols: g.cols(),
