@@ -48,8 +48,11 @@ impl std::error::Error for IllegalMove {}
 pub struct Board {
     geo: Geometry,
     stride: usize,
-    /// Padded cells: row r, column c lives at `(r + 1) * stride + c`; one wall
-    /// column (shared by both sides) and a wall row above and below.
+    /// Padded cells: row r, column c lives at `(r + 1) * stride + c + 1`; one
+    /// wall column (index 0 of each row, shared by both sides) and a wall row
+    /// above and below, so that a step in any direction from any cell lands on
+    /// a wall or a cell, never outside the array (the up-left step from 1 1
+    /// lands on square 0).
     cells: Vec<u8>,
     /// Squares played, oldest first.
     history: Vec<u16>,
@@ -73,7 +76,7 @@ impl Board {
         let mut cells = vec![WALL; len];
         for r in 0..geo.rows() {
             for c in 0..geo.cols() {
-                cells[(r + 1) * stride + c] = EMPTY;
+                cells[(r + 1) * stride + c + 1] = EMPTY;
             }
         }
         Board {
@@ -135,7 +138,7 @@ impl Board {
     /// The square (padded index) of a cell on this board.
     #[inline]
     pub fn square(&self, cell: Cell) -> usize {
-        (cell.row as usize + 1) * self.stride + cell.col as usize
+        (cell.row as usize + 1) * self.stride + cell.col as usize + 1
     }
 
     /// The cell of a square.
@@ -143,14 +146,14 @@ impl Board {
     pub fn cell_of(&self, square: usize) -> Cell {
         Cell::new(
             (square / self.stride - 1) as u8,
-            (square % self.stride) as u8,
+            (square % self.stride - 1) as u8,
         )
     }
 
     /// Every square of the board, empty or not, in row-major order.
     pub fn squares(&self) -> impl Iterator<Item = usize> + '_ {
         let (rows, cols, stride) = (self.geo.rows(), self.geo.cols(), self.stride);
-        (0..rows).flat_map(move |r| (0..cols).map(move |c| (r + 1) * stride + c))
+        (0..rows).flat_map(move |r| (0..cols).map(move |c| (r + 1) * stride + c + 1))
     }
 
     /// Whether a square is empty.
