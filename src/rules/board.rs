@@ -49,10 +49,8 @@ pub struct Board {
     geo: Geometry,
     stride: usize,
     /// Padded cells: row r, column c lives at `(r + 1) * stride + c + 1`; one
-    /// wall column (index 0 of each row, shared by both sides) and a wall row
-    /// above and below, so that a step in any direction from any cell lands on
-    /// a wall or a cell, never outside the array (the up-left step from 1 1
-    /// lands on square 0).
+    /// wall column (shared by both sides) and wall rows above and below, so a
+    /// scan from any cell in any direction meets a wall before leaving the array.
     cells: Vec<u8>,
     /// Squares played, oldest first.
     history: Vec<u16>,
@@ -72,7 +70,7 @@ impl Board {
     /// An empty board of the given shape.
     pub fn new(geo: Geometry) -> Board {
         let stride = geo.cols() + 1;
-        let len = (geo.rows() + 2) * stride + 1;
+        let len = (geo.rows() + 3) * stride;
         let mut cells = vec![WALL; len];
         for r in 0..geo.rows() {
             for c in 0..geo.cols() {
@@ -144,10 +142,8 @@ impl Board {
     /// The cell of a square.
     #[inline]
     pub fn cell_of(&self, square: usize) -> Cell {
-        Cell::new(
-            (square / self.stride - 1) as u8,
-            (square % self.stride - 1) as u8,
-        )
+        let s = square - 1;
+        Cell::new((s / self.stride - 1) as u8, (s % self.stride) as u8)
     }
 
     /// Every square of the board, empty or not, in row-major order.

@@ -1,0 +1,257 @@
+//! The engine: a game, a bot and the loop that answers requests.
+
+use super::command::{parse_line, Command, Parsed, Shape};
+use super::error::{ErrorKind, ProtocolError};
+use super::reader::{read_line_bounded, LineRead, MAX_LINE};
+use super::write_response;
+use crate::bots::{Bot, BotKind, Limits, DEFAULT_MOVETIME};
+use crate::rules::{clip, Board, Cell, Geometry, IllegalMove, Outcome};
+use std::io::{self, BufReader, Read, Write};
+use std::time::Duration;
+
+/// Longest `movetime` accepted: one day.
+const MAX_MOVETIME_MS: u64 = 86_400_000;
+
+/// How an engine starts.
+#[derive(Clone, Copy, Debug)]
+pub struct EngineConfig {
+    pub geometry: Geometry,
+    pub bot: BotKind,
+    pub seed: u64,
+    /// `None`: the default time per move.
+    pub movetime: Option<Duration>,
+}
+
+impl Default for EngineConfig {
+    fn default() -> Self {
+        EngineConfig {
+            geometry: Geometry::TIC_TAC_TOE,
+            bot: BotKind::Minimax,
+            seed: 0,
+            movetime: None,
+        }
+    }
+}
+
+/// The protocol engine: its game, its bot and its options.
+pub struct Engine {
+    board: Board,
+    bot: Box<dyn Bot>,
+    seed: u64,
+    movetime: Duration,
+}
+
+/// What handling one request asks of the loop.
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Engine {
+    /// An engine with an empty board.
+    pub fn new(config: EngineConfig) -> Engine {
+        Engine {
+            board: Board::new(config.geometry),
+            bot: config.bot.build(config.seed),
+            seed: config.seed,
+            movetime: config.movetime.unwrap_or(DEFAULT_MOVETIME),
+        }
+    }
+
+    /// The current game.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Answers requests from `input` on `output` until `quit` or end of input.
+    /// Each response is flushed before the engine waits for more input or
+    /// starts a search, so pipelined requests cost one write, not one each.
+    pub fn run<R: Read, W: Write>(&mut self, input: R, mut output: W) -> io::Result<()> {
+        let mut input = BufReader::with_capacity(64 * 1024, input);
+        let mut line = Vec::with_capacity(256);
+        loop {
+            let parsed = match read_line_bounded(&mut input, &mut line, MAX_LINE)? {
+                LineRead::Eof => break,
+                LineRead::TooLong => Parsed::Error(
+                    None,
+                    ProtocolError::new(
+                        ErrorKind::Syntax,
+                        format!("line too long (over {MAX_LINE} bytes)"),
+                    ),
+                ),
+                LineRead::Line => parse_line(&line),
+            };
+            let flow = match parsed {
+                Parsed::Nothing => continue,
+                Parsed::Error(id, e) => {
+                    write_response(&mut output, id, &Err(e))?;
+                    Flow::Continue
+                }
+                Parsed::Request(req) => {
+                    if req.command == Command::GenMove && self.bot.kind() == BotKind::Minimax {
+                        // A search may take its whole movetime: let earlier
+                        // answers out first.
+                        output.flush()?;
+                    }
+                    let (result, flow) = self.handle(req.command);
+                    write_response(&mut output, req.id, &result)?;
+                    flow
+                }
+            };
+            if matches!(flow, Flow::Quit) {
+                break;
+            }
+            if !input.buffer().contains(&b'\n') {
+                output.flush()?;
+            }
+        }
+        output.flush()
+    }
+
+    /// Answers one command.
+    fn handle(&mut self, command: Command) -> (Result<String, ProtocolError>, Flow) {
+        let result = match command {
+            Command::Quit => return (Ok(String::new()), Flow::Quit),
+            Command::NewGame(shape) => self.new_game(shape),
+            Command::Move { row, col } => self.play(row, col),
+            Command::GenMove => self.gen_move(),
+            Command::Show => Ok(self.show()),
+            Command::Status => Ok(status_text(&self.board)),
+            Command::Undo => match self.board.undo() {
+                Some(_) => Ok(String::new()),
+                None => Err(ProtocolError::new(
+                    ErrorKind::CannotUndo,
+                    "the board is empty",
+                )),
+            },
+            Command::Legal => Ok(join_cells(self.board.legal_moves())),
+            Command::Set { name, value } => self.set(&name, &value).map(|()| String::new()),
+            Command::ProtocolVersion => Ok("2".into()),
+            Command::Name => Ok("kinrow".into()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::KnownCommand(name) => Ok(Command::NAMES.contains(&name.as_str()).to_string()),
+            Command::ListCommands => Ok(Command::NAMES.join("\n")),
+        };
+        (result, Flow::Continue)
+    }
+
+    fn new_game(&mut self, shape: Option<Shape>) -> Result<String, ProtocolError> {
+        let geometry = match shape {
+            None => self.board.geometry(),
+            Some(Shape {
+                rows,
+                cols,
+                k,
+                rule,
+            }) => Geometry::new(rows, cols, k, rule.unwrap_or(self.board.geometry().rule()))
+                .map_err(|e| ProtocolError::new(ErrorKind::UnacceptableSize, e.to_string()))?,
+        };
+        self.board = Board::new(geometry);
+        self.bot.new_game();
+        Ok(String::new())
+    }
+
+    fn play(&mut self, row: u32, col: u32) -> Result<String, ProtocolError> {
+        let illegal = |e: IllegalMove| ProtocolError::new(ErrorKind::IllegalMove, e.to_string());
+        let g = self.board.geometry();
+        let Some(cell) = Cell::from_one_based(row, col) else {
+            if self.board.is_over() {
+                return Err(illegal(IllegalMove::GameOver));
+            }
+            return Err(ProtocolError::new(
+                ErrorKind::IllegalMove,
+                format!("{row} {col} is off the {}x{} board", g.rows(), g.cols()),
+            ));
+        };
+        self.board.try_play(cell).map_err(illegal)?;
+        Ok(String::new())
+    }
+
+    fn gen_move(&mut self) -> Result<String, ProtocolError> {
+        if let Some(outcome) = self.board.outcome() {
+            return Err(ProtocolError::new(
+                ErrorKind::GameOver,
+                format!("the game is over ({outcome})"),
+            ));
+        }
+        let limits = Limits::starting_now(self.movetime);
+        let cell = self.bot.choose(&self.board, limits);
+        match self.board.try_play(cell) {
+            Ok(_) => Ok(cell.to_string()),
+            // A bot bug must not take the engine down: report it and play on.
+            Err(e) => Err(ProtocolError::new(
+                ErrorKind::IllegalMove,
+                format!("the {} bot chose {cell}: {e}", self.bot.kind()),
+            )),
+        }
+    }
+
+    fn set(&mut self, name: &str, value: &str) -> Result<(), ProtocolError> {
+        let bad = |reason: String| {
+            ProtocolError::new(ErrorKind::InvalidOption, format!("{name}: {reason}"))
+        };
+        match name {
+            "bot" => {
+                let kind: BotKind = value.parse().map_err(|e: crate::bots::UnknownBot| {
+                    ProtocolError::new(ErrorKind::InvalidOption, e.to_string())
+                })?;
+                self.bot = kind.build(self.seed);
+            }
+            "seed" => {
+                let seed: u64 = value
+                    .parse()
+                    .map_err(|_| bad(format!("'{}' is not a whole number", clip(value))))?;
+                self.seed = seed;
+                self.bot.reseed(seed);
+            }
+            "movetime" => {
+                let ms: u64 = value
+                    .parse()
+                    .ok()
+                    .filter(|ms| (1..=MAX_MOVETIME_MS).contains(ms))
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "'{}' is not a number of milliseconds from 1 to {MAX_MOVETIME_MS}",
+                            clip(value)
+                        ))
+                    })?;
+                self.movetime = Duration::from_millis(ms);
+            }
+            _ => self
+                .bot
+                .set_option(name, value)
+                .map_err(|e| ProtocolError::new(ErrorKind::InvalidOption, e.to_string()))?,
+        }
+        Ok(())
+    }
+
+    fn show(&self) -> String {
+        let status = match self.board.outcome() {
+            None => format!("{} to move", self.board.to_move()),
+            Some(Outcome::Draw) => "draw".to_string(),
+            Some(Outcome::Win { winner, line }) => {
+                format!("{winner} wins: {}", join_cells(line.cells()))
+            }
+        };
+        format!("\n{}\n{status}", self.board)
+    }
+}
+
+/// `status`: `ongoing X`, `win O R C …` or `draw`.
+pub fn status_text(board: &Board) -> String {
+    match board.outcome() {
+        None => format!("ongoing {}", board.to_move()),
+        Some(outcome) => outcome.to_string(),
+    }
+}
+
+fn join_cells(cells: impl Iterator<Item = Cell>) -> String {
+    let mut s = String::new();
+    for c in cells {
+        if !s.is_empty() {
+            s.push(' ');
+        }
+        s.push_str(&c.to_string());
+    }
+    s
+}
