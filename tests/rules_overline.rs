@@ -326,6 +326,10 @@ fn random_games_agree_with_a_whole_board_scan() {
         (4, 9, 2, 300),
         (2, 7, 4, 300),
         (9, 1, 3, 300),
+        // The largest sides: lines of 32 cells.
+        (32, 32, 5, 20),
+        (3, 32, 4, 100),
+        (32, 2, 3, 100),
     ];
     for (rows, cols, k, games) in shapes {
         for rule in [Rule::Free, Rule::Exact] {
@@ -358,6 +362,26 @@ fn random_games_agree_with_a_whole_board_scan() {
                     overline_blocks > 0,
                     "{geo}: no overline seen, the test exercises nothing"
                 );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_cleared_board_plays_like_a_new_one() {
+    let mut rng = SmallRng::seed_from_u64(7);
+    for rule in [Rule::Free, Rule::Exact] {
+        let geo = Geometry::new(9, 9, 4, rule).unwrap();
+        let mut reused = Board::new(geo);
+        for _ in 0..200 {
+            reused.clear();
+            assert_eq!(reused, Board::new(geo));
+            assert_eq!((reused.ply(), reused.outcome()), (0, None));
+            let mut fresh = Board::new(geo);
+            while !fresh.is_over() {
+                let moves: Vec<Cell> = fresh.legal_moves().collect();
+                let m = moves[rng.random_range(0..moves.len())];
+                assert_eq!(reused.try_play(m), fresh.try_play(m));
             }
         }
     }
