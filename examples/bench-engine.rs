@@ -46,9 +46,12 @@ struct Args {
     /// The compiled ../shared/bench/pipe-limit.rs, for the floor.
     #[arg(long)]
     pipe_limit: Option<PathBuf>,
-    /// Round trips per measurement.
+    /// Round trips per measurement, over all rounds.
     #[arg(long, default_value_t = 100_000)]
     round_trips: usize,
+    /// Alternating rounds of pipe-limit and kinrow measurements.
+    #[arg(long, default_value_t = 5)]
+    rounds: usize,
     /// A label for the pipe figures (e.g. "pinned to cpu 0").
     #[arg(long, default_value = "")]
     label: String,
@@ -216,61 +219,103 @@ impl Engine {
     }
 }
 
-/// Round trips per second through `kinrow`, next to the pipe floor.
+/// Round trips per second through `kinrow`, next to the pipe floor: in
+/// alternating rounds, so that both see the same phases of a busy machine,
+/// reporting the median round and the range.
 fn round_trips(args: &Args, kinrow: &PathBuf) -> Result<()> {
-    let n = args.round_trips;
-    println!("# protocol round trips, {n} each, {}", args.label);
-    let floor = match &args.pipe_limit {
-        Some(path) => {
-            let out = Command::new(path)
-                .arg(n.to_string())
-                .output()
-                .with_context(|| format!("running {}", path.display()))?;
-            let text = String::from_utf8_lossy(&out.stdout);
-            let rate = text
-                .split_whitespace()
-                .find_map(|w| w.strip_prefix("rt_per_s="))
-                .and_then(|v| v.parse::<f64>().ok())
-                .with_context(|| format!("no rt_per_s in pipe-limit output: {text}"))?;
-            println!(
-                "pipe-limit floor        {rate:>10.0} rt/s  {:>6.2} us/rt",
-                1e6 / rate
-            );
-            Some(rate)
+    let rounds = args.rounds.max(1);
+    let per_round = (args.round_trips / rounds).max(1);
+    println!(
+        "# protocol round trips, {rounds} alternating rounds of {per_round}, {}",
+        args.label
+    );
+    let mut engine = Engine::spawn(kinrow)?;
+    let mut floor = Vec::new();
+    let mut measured: [(&str, Vec<f64>); 3] = [
+        ("status", Vec::new()),
+        ("move/undo", Vec::new()),
+        ("genmove+status", Vec::new()),
+    ];
+    for _ in 0..rounds {
+        if let Some(path) = &args.pipe_limit {
+            floor.push(pipe_limit(path, per_round)?);
         }
-        None => None,
-    };
-    let report = |what: &str, rate: f64| {
+        measured[0]
+            .1
+            .push(status_round_trips(&mut engine, per_round)?);
+        measured[1]
+            .1
+            .push(move_undo_round_trips(&mut engine, per_round)?);
+        measured[2]
+            .1
+            .push(genmove_round_trips(&mut engine, per_round)?);
+    }
+    engine.quit()?;
+
+    let floor = (!floor.is_empty()).then(|| summary(&mut floor));
+    if let Some((median, low, high)) = floor {
+        println!(
+            "pipe-limit floor       {median:>10.0} rt/s  {:>6.2} us/rt  (rounds {low:.0}..{high:.0})",
+            1e6 / median
+        );
+    }
+    for (what, rates) in &mut measured {
+        let (median, low, high) = summary(rates);
         print!(
-            "kinrow {what:16} {rate:>10.0} rt/s  {:>6.2} us/rt",
-            1e6 / rate
+            "kinrow {what:15} {median:>10.0} rt/s  {:>6.2} us/rt  (rounds {low:.0}..{high:.0})",
+            1e6 / median
         );
         match floor {
-            Some(f) => println!("  {:.2} of the floor", rate / f),
+            Some((f, _, _)) => println!("  {:.2} of the floor", median / f),
             None => println!(),
         }
-    };
+    }
+    Ok(())
+}
 
-    let mut engine = Engine::spawn(kinrow)?;
+/// Median, lowest and highest of some rates.
+fn summary(rates: &mut [f64]) -> (f64, f64, f64) {
+    rates.sort_by(f64::total_cmp);
+    (rates[rates.len() / 2], rates[0], rates[rates.len() - 1])
+}
+
+/// Runs the compiled pipe-limit for `n` round trips and returns its rate.
+fn pipe_limit(path: &PathBuf, n: usize) -> Result<f64> {
+    let out = Command::new(path)
+        .arg(n.to_string())
+        .output()
+        .with_context(|| format!("running {}", path.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.split_whitespace()
+        .find_map(|w| w.strip_prefix("rt_per_s="))
+        .and_then(|v| v.parse::<f64>().ok())
+        .with_context(|| format!("no rt_per_s in pipe-limit output: {text}"))
+}
+
+/// `status` requests, one at a time.
+fn status_round_trips(engine: &mut Engine, n: usize) -> Result<f64> {
     engine.request(b"newgame 3 3 3\n", "")?;
     let start = Instant::now();
     for _ in 0..n {
         engine.request(b"status\n", "")?;
     }
-    report("status", n as f64 / start.elapsed().as_secs_f64());
+    Ok(n as f64 / start.elapsed().as_secs_f64())
+}
 
-    // A move and its undo: two round trips that change the state.
+/// A move and its undo: round trips that change the state.
+fn move_undo_round_trips(engine: &mut Engine, n: usize) -> Result<f64> {
+    engine.request(b"newgame 3 3 3\n", "")?;
     let start = Instant::now();
     for _ in 0..n / 2 {
         engine.request(b"move 2 2\n", "")?;
         engine.request(b"undo\n", "")?;
     }
-    report(
-        "move/undo",
-        (n / 2 * 2) as f64 / start.elapsed().as_secs_f64(),
-    );
+    Ok((n / 2 * 2) as f64 / start.elapsed().as_secs_f64())
+}
 
-    // Whole random games on 15x15, one genmove per round trip.
+/// Whole random games on 15x15: `genmove`, then `status` to see the end.
+fn genmove_round_trips(engine: &mut Engine, n: usize) -> Result<f64> {
+    engine.request(b"set bot random\n", "")?;
     engine.request(b"newgame 15 15 5\n", "")?;
     let start = Instant::now();
     let mut done = 0;
@@ -283,9 +328,5 @@ fn round_trips(args: &Args, kinrow: &PathBuf) -> Result<()> {
             done += 1;
         }
     }
-    report(
-        "genmove+status",
-        done as f64 / start.elapsed().as_secs_f64(),
-    );
-    engine.quit()
+    Ok(done as f64 / start.elapsed().as_secs_f64())
 }
