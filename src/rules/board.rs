@@ -243,14 +243,16 @@ impl Board {
         let p = self.to_move;
         self.cells[square] = stone(p);
         let slots = self.line_slots(square, p);
-        for (line, bit) in slots {
-            self.lines[line] |= bit;
-        }
+        let masks = slots.map(|(line, bit)| {
+            let mask = self.lines[line] | bit;
+            self.lines[line] = mask;
+            mask
+        });
         self.history.push(square as u16);
         self.to_move = p.other();
         // Nobody has K stones before ply 2K - 1: skip the check until then.
         let run = if self.history.len() + 1 >= 2 * self.geo.k() {
-            self.winning_run(slots)
+            self.winning_run(masks, slots.map(|(_, bit)| bit))
         } else {
             None
         };
@@ -320,13 +322,13 @@ impl Board {
         (before, after)
     }
 
-    /// A winning run through a square, from the lines through it (as
-    /// `line_slots` gives them, the square's own bit set or imagined): its
+    /// A winning run through a square, from the masks of the four lines
+    /// through it (the square's own bit set) and its bit in each: the run's
     /// direction (0 to 3), the stones before the square and the length.
     #[inline]
-    fn winning_run(&self, slots: [(usize, u32); 4]) -> Option<(usize, u32, u32)> {
-        let runs = slots.map(|(line, bit)| {
-            let (before, after) = Self::run_around(self.lines[line] | bit, bit);
+    fn winning_run(&self, masks: [u32; 4], bits: [u32; 4]) -> Option<(usize, u32, u32)> {
+        let runs = [0, 1, 2, 3].map(|d| {
+            let (before, after) = Self::run_around(masks[d], bits[d]);
             (before, before + 1 + after)
         });
         let k = self.geo.k() as u32;
@@ -347,7 +349,9 @@ impl Board {
     /// that square, one bit mask each: O(1).
     #[inline]
     pub fn wins_through(&self, square: usize, p: Player) -> bool {
-        self.winning_run(self.line_slots(square, p)).is_some()
+        let slots = self.line_slots(square, p);
+        let masks = slots.map(|(line, bit)| self.lines[line] | bit);
+        self.winning_run(masks, slots.map(|(_, bit)| bit)).is_some()
     }
 
     /// The cells of a winning run through `square` found by `winning_run`.
