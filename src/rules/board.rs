@@ -48,8 +48,9 @@ impl std::error::Error for IllegalMove {}
 pub struct Board {
     geo: Geometry,
     stride: usize,
-    /// Padded cells: row r, column c lives at `(r + 1) * stride + c`; one wall
-    /// column (shared by both sides) and a wall row above and below.
+    /// Padded cells: row r, column c lives at `(r + 1) * stride + c + 1`; one
+    /// wall column (shared by both sides) and wall rows above and below, so a
+    /// scan from any cell in any direction meets a wall before leaving the array.
     cells: Vec<u8>,
     /// Squares played, oldest first.
     history: Vec<u16>,
@@ -69,11 +70,11 @@ impl Board {
     /// An empty board of the given shape.
     pub fn new(geo: Geometry) -> Board {
         let stride = geo.cols() + 1;
-        let len = (geo.rows() + 2) * stride + 1;
+        let len = (geo.rows() + 3) * stride;
         let mut cells = vec![WALL; len];
         for r in 0..geo.rows() {
             for c in 0..geo.cols() {
-                cells[(r + 1) * stride + c] = EMPTY;
+                cells[(r + 1) * stride + c + 1] = EMPTY;
             }
         }
         Board {
@@ -135,22 +136,20 @@ impl Board {
     /// The square (padded index) of a cell on this board.
     #[inline]
     pub fn square(&self, cell: Cell) -> usize {
-        (cell.row as usize + 1) * self.stride + cell.col as usize
+        (cell.row as usize + 1) * self.stride + cell.col as usize + 1
     }
 
     /// The cell of a square.
     #[inline]
     pub fn cell_of(&self, square: usize) -> Cell {
-        Cell::new(
-            (square / self.stride - 1) as u8,
-            (square % self.stride) as u8,
-        )
+        let s = square - 1;
+        Cell::new((s / self.stride - 1) as u8, (s % self.stride) as u8)
     }
 
     /// Every square of the board, empty or not, in row-major order.
     pub fn squares(&self) -> impl Iterator<Item = usize> + '_ {
         let (rows, cols, stride) = (self.geo.rows(), self.geo.cols(), self.stride);
-        (0..rows).flat_map(move |r| (0..cols).map(move |c| (r + 1) * stride + c))
+        (0..rows).flat_map(move |r| (0..cols).map(move |c| (r + 1) * stride + c + 1))
     }
 
     /// Whether a square is empty.
