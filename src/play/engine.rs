@@ -25,10 +25,9 @@ impl Link for EngineProcess {
         EngineProcess::request(self, line, timeout).map_err(|e| {
             let command = line.split_whitespace().next().unwrap_or(line);
             let what = match e {
-                ClientError::Timeout => format!(
-                    "did not answer `{command}` within {}",
-                    seconds(timeout)
-                ),
+                ClientError::Timeout => {
+                    format!("did not answer `{command}` within {}", seconds(timeout))
+                }
                 ClientError::Closed | ClientError::Write(_) => {
                     "stopped: its output closed (it exited or crashed)".to_string()
                 }
@@ -209,13 +208,18 @@ mod tests {
         }
     }
 
-    fn seat(replies: Vec<Result<Response, String>>) -> (EngineSeat, std::rc::Rc<std::cell::RefCell<Vec<String>>>) {
+    fn seat(
+        replies: Vec<Result<Response, String>>,
+    ) -> (EngineSeat, std::rc::Rc<std::cell::RefCell<Vec<String>>>) {
         let sent = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
         let link = Script {
             replies: replies.into(),
             sent: sent.clone(),
         };
-        (EngineSeat::new(Box::new(link), Duration::from_secs(1)), sent)
+        (
+            EngineSeat::new(Box::new(link), Duration::from_secs(1)),
+            sent,
+        )
     }
 
     fn reply(success: bool, text: &str) -> Result<Response, String> {
@@ -239,14 +243,25 @@ mod tests {
         e.new_game(g).unwrap();
         e.tell(Cell::new(7, 8)).unwrap();
         assert_eq!(e.genmove().unwrap(), Cell::new(0, 0));
-        assert_eq!(*sent.borrow(), ["newgame 16 16 5 exact", "move 8 9", "genmove"]);
+        assert_eq!(
+            *sent.borrow(),
+            ["newgame 16 16 5 exact", "move 8 9", "genmove"]
+        );
     }
 
     #[test]
     fn faults_in_plain_words() {
-        let (mut e, _) = seat(vec![ok("resign"), fail("game over"), fail("unacceptable size: no")]);
+        let (mut e, _) = seat(vec![
+            ok("resign"),
+            fail("game over"),
+            fail("unacceptable size: no"),
+        ]);
         assert!(e.genmove().unwrap_err().0.contains("'resign'"));
-        assert!(e.genmove().unwrap_err().0.contains("refused to move: game over"));
+        assert!(e
+            .genmove()
+            .unwrap_err()
+            .0
+            .contains("refused to move: game over"));
         let err = e.new_game(Geometry::TIC_TAC_TOE).unwrap_err().0;
         assert_eq!(err, "refused `newgame 3 3 3 free`: unacceptable size: no");
         assert_eq!(e.genmove().unwrap_err().0, "stopped: its output closed");
@@ -258,6 +273,9 @@ mod tests {
         b.try_play(Cell::new(1, 1)).unwrap();
         let (mut e, sent) = seat(vec![ok(""), fail("unknown command"), ok(""), ok("")]);
         e.take_back(2, &b).unwrap();
-        assert_eq!(*sent.borrow(), ["undo", "undo", "newgame 3 3 3 free", "move 2 2"]);
+        assert_eq!(
+            *sent.borrow(),
+            ["undo", "undo", "newgame 3 3 3 free", "move 2 2"]
+        );
     }
 }

@@ -118,7 +118,9 @@ pub fn play_game<R: BufRead, W: Write>(
                             con.say(format!("{e}."))?;
                             continue;
                         }
-                        if let Err((s, fault)) = tell_engines(&mut seats, side.other(), cell) {
+                        if let Err((s, fault)) =
+                            tell_engines(&mut seats, &board, side.other(), cell)
+                        {
                             return Ok(GameEnd::Fault(s, fault));
                         }
                     }
@@ -137,7 +139,7 @@ pub fn play_game<R: BufRead, W: Write>(
                     return Ok(GameEnd::Fault(side, fault));
                 }
                 con.say(format!("{label} plays {cell}."))?;
-                if let Err((s, fault)) = tell_engines(&mut seats, side.other(), cell) {
+                if let Err((s, fault)) = tell_engines(&mut seats, &board, side.other(), cell) {
                     return Ok(GameEnd::Fault(s, fault));
                 }
                 if !anyone_human && !board.is_over() {
@@ -149,12 +151,18 @@ pub fn play_game<R: BufRead, W: Write>(
     }
 }
 
-/// Tells the engine of `side` (if an engine plays it) about a move.
+/// Tells the engine of `side` (if an engine plays it) about a move. A move
+/// that ended the game is not sent: the verdict is ours, and the next game
+/// starts with `newgame` anyway, so an engine failing then can't spoil it.
 fn tell_engines(
     seats: &mut Seats,
+    board: &Board,
     side: Player,
     cell: crate::rules::Cell,
 ) -> Result<(), (Player, EngineFault)> {
+    if board.is_over() {
+        return Ok(());
+    }
     match seats[side.index()].engine.as_mut() {
         Some(engine) => engine.tell(cell).map_err(|f| (side, f)),
         None => Ok(()),
@@ -297,7 +305,10 @@ mod tests {
         let (end, out) = run("u\n", &mut x, &mut o);
         assert!(matches!(end, GameEnd::EndOfInput));
         assert!(out.contains("X (first-free) plays 1 1."), "{out}");
-        assert!(out.contains("There is no move of yours to take back yet."), "{out}");
+        assert!(
+            out.contains("There is no move of yours to take back yet."),
+            "{out}"
+        );
     }
 
     #[test]
@@ -306,6 +317,12 @@ mod tests {
         let (end, _) = run("", &mut x, &mut o);
         // First-free against itself: X takes 1 1, 1 3, 2 2 ... and wins on
         // the diagonal 1 3, 2 2, 3 1.
-        assert!(matches!(end, GameEnd::Over(Outcome::Win { winner: Player::X, .. })));
+        assert!(matches!(
+            end,
+            GameEnd::Over(Outcome::Win {
+                winner: Player::X,
+                ..
+            })
+        ));
     }
 }

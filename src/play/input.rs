@@ -50,15 +50,16 @@ impl fmt::Display for EntryError {
             EntryError::OneNumber => {
                 f.write_str("Enter both a row and a column, separated by a space, like 2 1.")
             }
-            EntryError::TooMany => f.write_str("Too many numbers: enter a row and a column, like 2 1."),
+            EntryError::TooMany => {
+                f.write_str("Too many numbers: enter a row and a column, like 2 1.")
+            }
             EntryError::CellNumber(v) => write!(
                 f,
                 "There is no cell {v}: cells are numbered 1 to 9 (or enter a row and a column)."
             ),
-            EntryError::OffBoard { what, value, max } => write!(
-                f,
-                "There is no {what} {value}: {what}s go from 1 to {max}."
-            ),
+            EntryError::OffBoard { what, value, max } => {
+                write!(f, "There is no {what} {value}: {what}s go from 1 to {max}.")
+            }
             EntryError::Occupied(cell, by) => {
                 write!(f, "{cell} is already taken by {by}. Choose an empty cell.")
             }
@@ -116,9 +117,13 @@ pub fn parse_entry(line: &str, board: &Board) -> Result<Entry, EntryError> {
 /// range rather than not a number); very large values saturate.
 fn number(word: &str) -> Result<i64, EntryError> {
     let digits = word.strip_prefix(['-', '+']).unwrap_or(word);
-    let magnitude = parse_coordinate(digits)
-        .map_err(|_| EntryError::NotANumber(clip(word)))? as i64;
-    Ok(if word.starts_with('-') { -magnitude } else { magnitude })
+    let magnitude =
+        parse_coordinate(digits).map_err(|_| EntryError::NotANumber(clip(word)))? as i64;
+    Ok(if word.starts_with('-') {
+        -magnitude
+    } else {
+        magnitude
+    })
 }
 
 /// A 1-based coordinate checked against the board side, made 0-based.
@@ -162,12 +167,27 @@ mod tests {
         let mut b = ttt();
         b.try_play(Cell::new(1, 1)).unwrap();
         assert_eq!(parse_entry("   ", &b), Err(EntryError::Empty));
-        assert_eq!(parse_entry("a b", &b), Err(EntryError::NotANumber("a".into())));
-        assert_eq!(parse_entry("x", &b), Err(EntryError::NotANumber("x".into())));
+        assert_eq!(
+            parse_entry("a b", &b),
+            Err(EntryError::NotANumber("a".into()))
+        );
+        assert_eq!(
+            parse_entry("x", &b),
+            Err(EntryError::NotANumber("x".into()))
+        );
         assert_eq!(parse_entry("1 2 3", &b), Err(EntryError::TooMany));
-        assert_eq!(parse_entry("0", &b), Err(EntryError::CellNumber("0".into())));
-        assert_eq!(parse_entry("10", &b), Err(EntryError::CellNumber("10".into())));
-        assert!(matches!(parse_entry("4 1", &b), Err(EntryError::OffBoard { what: "row", .. })));
+        assert_eq!(
+            parse_entry("0", &b),
+            Err(EntryError::CellNumber("0".into()))
+        );
+        assert_eq!(
+            parse_entry("10", &b),
+            Err(EntryError::CellNumber("10".into()))
+        );
+        assert!(matches!(
+            parse_entry("4 1", &b),
+            Err(EntryError::OffBoard { what: "row", .. })
+        ));
         assert!(matches!(
             parse_entry("1 -1", &b),
             Err(EntryError::OffBoard { what: "column", .. })

@@ -140,7 +140,9 @@ fn choose<R: BufRead, W: Write>(
         });
         match by_number.map(|i| i - 1).or(by_name) {
             Some(i) => return Ok(Some(i)),
-            None if answer.is_empty() => con.say(format!("Please enter a number from 1 to {n}."))?,
+            None if answer.is_empty() => {
+                con.say(format!("Please enter a number from 1 to {n}."))?
+            }
             None => con.say(format!(
                 "'{}' is not one of the choices: enter a number from 1 to {n}.",
                 crate::rules::clip(&answer)

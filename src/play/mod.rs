@@ -130,7 +130,12 @@ impl PlayArgs {
         Ok(Setup {
             geometry,
             x: seat("x", &self.x, &self.x_engine, SeatSpec::Human)?,
-            o: seat("o", &self.o, &self.o_engine, SeatSpec::Bot(crate::bots::BotKind::Minimax))?,
+            o: seat(
+                "o",
+                &self.o,
+                &self.o_engine,
+                SeatSpec::Bot(crate::bots::BotKind::Minimax),
+            )?,
         })
     }
 }

@@ -49,7 +49,7 @@ pub fn render(board: &Board, style: Style) -> String {
     let geo = board.geometry();
     let (rows, cols) = (geo.rows(), geo.cols());
     let label_width = digits(rows);
-    let margin = " ".repeat(label_width + 2);
+    let margin = " ".repeat(label_width + 3);
     let mut out = String::new();
 
     let header: Vec<String> = (1..=cols).map(|c| format!("{c:^CELL_WIDTH$}")).collect();
@@ -65,7 +65,7 @@ pub fn render(board: &Board, style: Style) -> String {
         if r > 0 {
             let _ = writeln!(out, "{margin}{separator}");
         }
-        let mut line = format!(" {:>label_width$} ", r + 1);
+        let mut line = format!(" {:>label_width$}  ", r + 1);
         for c in 0..cols {
             if c > 0 {
                 line.push('|');
@@ -113,7 +113,10 @@ fn push_cell(line: &mut String, stone: Option<Player>, mark: Mark, style: Style)
             if stone.is_none() && mark == Mark::None {
                 line.push_str("   ");
             } else {
-                let _ = write!(line, "{background} {stone_colour}{letter}{RESET}{background} {RESET}");
+                let _ = write!(
+                    line,
+                    "{background} {stone_colour}{letter}{RESET}{background} {RESET}"
+                );
             }
         }
     }
@@ -164,9 +167,9 @@ mod tests {
         assert_eq!(
             text,
             "     1   2   3\n \
-             1  (O)|   |\n   \
+             1  (O)|   |\n    \
              ---+---+---\n \
-             2     | X |\n   \
+             2     | X |\n    \
              ---+---+---\n \
              3     |   |\n"
         );
@@ -191,11 +194,11 @@ mod tests {
         let lines: Vec<&str> = text.lines().collect();
         assert_eq!(lines.len(), 1 + 16 + 15);
         assert!(lines[0].ends_with("15  16"), "{}", lines[0]);
-        assert!(lines[1].starts_with("  1 (O)|"), "{}", lines[1]);
-        assert!(lines[31].starts_with(" 16    |"), "{}", lines[31]);
+        assert!(lines[1].starts_with("  1  (O)|"), "{}", lines[1]);
+        assert!(lines[31].starts_with(" 16     |"), "{}", lines[31]);
         assert!(lines[31].ends_with("| X"), "{}", lines[31]);
         // Every cell row and separator has the same width (bar trailing blanks).
-        assert_eq!(lines[2].len(), 4 + 16 * 4 - 1);
+        assert_eq!(lines[2].len(), 5 + 16 * 4 - 1);
         assert_eq!(lines[31].len(), lines[2].len() - 1);
     }
 

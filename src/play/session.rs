@@ -42,7 +42,10 @@ pub fn run<R: BufRead, W: Write>(
     options: &Options,
 ) -> anyhow::Result<()> {
     let mut entrants = start_entrants(setup, options)?;
-    if [&setup.x, &setup.o].iter().any(|s| matches!(s, SeatSpec::Bot(_))) {
+    if [&setup.x, &setup.o]
+        .iter()
+        .any(|s| matches!(s, SeatSpec::Bot(_)))
+    {
         con.say(format!(
             "Bots use seed {} (add --seed {} to replay their choices).",
             options.seed, options.seed

@@ -66,9 +66,8 @@ pub struct Preset {
 
 /// The boards the menu offers, smallest first.
 pub fn presets() -> Vec<Preset> {
-    let shape = |rows, cols, k| {
-        Geometry::new(rows, cols, k, Rule::Free).unwrap_or(Geometry::TIC_TAC_TOE)
-    };
+    let shape =
+        |rows, cols, k| Geometry::new(rows, cols, k, Rule::Free).unwrap_or(Geometry::TIC_TAC_TOE);
     vec![
         Preset {
             name: "tic-tac-toe, 3x3, 3 in a row",
