@@ -95,7 +95,7 @@ pub fn play_game<R: BufRead, W: Write>(
                     Ok(Entry::Undo) => {
                         let plies = plies_to_take_back(&board, &seats);
                         if plies == 0 {
-                            con.say("There is no move of yours to take back yet.")?;
+                            con.say("Nothing to take back yet.")?;
                             continue;
                         }
                         for _ in 0..plies {
@@ -305,10 +305,7 @@ mod tests {
         let (end, out) = run("u\n", &mut x, &mut o);
         assert!(matches!(end, GameEnd::EndOfInput));
         assert!(out.contains("X (first-free) plays 1 1."), "{out}");
-        assert!(
-            out.contains("There is no move of yours to take back yet."),
-            "{out}"
-        );
+        assert!(out.contains("Nothing to take back yet."), "{out}");
     }
 
     #[test]

@@ -40,11 +40,11 @@ impl Tally {
 }
 
 impl fmt::Display for Tally {
-    /// `Score: you 2, minimax 0, draws 1`.
+    /// `you: 2, minimax: 0, draws: 1`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "Score: {} {}, {} {}, draws {}",
+            "{}: {}, {}: {}, draws: {}",
             self.names[0], self.wins[0], self.names[1], self.wins[1], self.draws
         )
     }
@@ -64,6 +64,6 @@ mod tests {
         t.add_win(1);
         t.add_win(7); // not a participant: ignored
         assert_eq!(t.games(), 5);
-        assert_eq!(t.to_string(), "Score: you 1, minimax 2, draws 2");
+        assert_eq!(t.to_string(), "you: 1, minimax: 2, draws: 2");
     }
 }

@@ -105,7 +105,7 @@ pub fn run<R: BufRead, W: Write>(
                 entrants[entrant_of(side)].player.engine = None;
             }
         }
-        con.say(&tally)?;
+        con.say(format!("Score: {tally}"))?;
         match ask_again(con)? {
             Again::Same => {}
             Again::Swap => x_entrant = 1 - x_entrant,
@@ -113,7 +113,7 @@ pub fn run<R: BufRead, W: Write>(
         }
     };
     if tally.games() > 0 {
-        con.say(format!("Thanks for playing. Final {tally}."))?;
+        con.say(format!("Thanks for playing. Final score: {tally}."))?;
     } else {
         con.say("Thanks for playing.")?;
     }
