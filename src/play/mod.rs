@@ -65,7 +65,8 @@ pub struct PlayArgs {
     /// (also sent to other engines as `set movetime`).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub movetime: Option<u64>,
-    /// Longest wait for any answer of an engine, in seconds.
+    /// Longest wait for any answer of an engine, in seconds (on top of
+    /// --movetime).
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
     /// Pause after each move when two bots play, in milliseconds
@@ -165,7 +166,10 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
         },
     };
     let options = session::Options {
-        seed: args.seed.unwrap_or_else(rand::random),
+        // A short fresh seed: it is shown so that people can type it back.
+        seed: args
+            .seed
+            .unwrap_or_else(|| rand::random_range(1..1_000_000)),
         movetime: args.movetime,
         timeout: args.timeout.unwrap_or(Duration::from_secs(30)),
         pace: Duration::from_millis(args.delay.unwrap_or(watching_pause)),

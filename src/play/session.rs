@@ -216,7 +216,9 @@ fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
     };
     let process = EngineProcess::spawn(&argv, StderrTo::Discard)
         .with_context(|| format!("cannot start the engine `{}`", argv.join(" ")))?;
-    let mut seat = EngineSeat::new(Box::new(process), options.timeout);
+    // The wait covers the thinking time asked for, on top of the timeout.
+    let timeout = options.timeout + Duration::from_millis(options.movetime.unwrap_or(0));
+    let mut seat = EngineSeat::new(Box::new(process), timeout);
     if let (SeatSpec::Engine(_), Some(ms)) = (&entrant.spec, options.movetime) {
         // Not every engine has this option; one that refuses it plays at its
         // own pace.
