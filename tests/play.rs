@@ -186,8 +186,14 @@ fn a_single_number_is_not_a_move_on_bigger_boards() {
 
 #[test]
 fn undo_in_hot_seat_takes_back_one_move() {
-    let out = play(&HOT_SEAT, "u\n1 1\n2 2\nu\n2 1\n");
+    let out = play(&HOT_SEAT, "u\n1 1\nh\n2 2\nu\n2 1\n");
     assert!(out.contains("Nothing to take back yet."), "{out}");
+    // `h` repeats the help shown at the start.
+    assert_eq!(
+        out.matches("u takes back your last move").count(),
+        2,
+        "{out}"
+    );
     assert!(out.contains("Took back 1 move."), "{out}");
     // After the undo it is O's turn again, and O's new move stands.
     assert!(out.contains(" 2  (O)|   |\n"), "{out}");

@@ -57,7 +57,10 @@ fn choose_bot<R: BufRead, W: Write>(
 ) -> io::Result<Option<BotKind>> {
     let names: Vec<String> = BotKind::ALL
         .iter()
-        .map(|&b| format!("{b}: {}", bot_blurb(b)))
+        .map(|&b| match bot_blurb(b) {
+            "" => b.to_string(),
+            blurb => format!("{b}: {blurb}"),
+        })
         .collect();
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     Ok(choose(con, title, &refs)?.and_then(|i| BotKind::ALL.get(i).copied()))

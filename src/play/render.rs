@@ -100,10 +100,13 @@ fn push_cell(line: &mut String, stone: Option<Player>, mark: Mark, style: Style)
             line.push(close);
         }
         Style::Colour => {
-            let stone_colour = match stone {
-                Some(Player::X) => "\x1b[1;31m",
-                Some(Player::O) => "\x1b[1;36m",
-                None => "",
+            // On the green of the winning line, a coloured letter would be
+            // hard to read: it is bold black there.
+            let stone_colour = match (stone, mark) {
+                (Some(_), Mark::Winning) => "\x1b[1m",
+                (Some(Player::X), _) => "\x1b[1;31m",
+                (Some(Player::O), _) => "\x1b[1;36m",
+                (None, _) => "",
             };
             let background = match mark {
                 Mark::None => "",
