@@ -359,10 +359,12 @@ fn an_engine_that_answers_nonsense_or_nothing() {
 
 #[test]
 fn an_engine_that_exits_at_once_or_cannot_start() {
-    let out = play(&["--x-engine", "false", "--o", "human"], "n\n");
+    let out = run(&["--x-engine", "false", "--o", "human"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        out.contains("The engine playing X (false) stopped: its output closed"),
-        "{out}"
+        err.contains("the engine `false` stopped: its output closed"),
+        "{err}"
     );
     let out = run(&["--o-engine", "/nonexistent/engine --flag"], "");
     assert_eq!(out.status.code(), Some(1));

@@ -168,9 +168,13 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
     for entrant in &mut entrants {
         if !entrant.spec.is_human() {
             let mut engine = start(entrant, options)?;
-            if matches!(entrant.spec, SeatSpec::Engine(_)) {
-                if let Ok(Some(name)) = engine.name() {
-                    entrant.player.name = name;
+            if let SeatSpec::Engine(argv) = &entrant.spec {
+                // The first exchange also shows whether the program speaks
+                // at all: one that doesn't is a setup error, said at once.
+                match engine.name() {
+                    Ok(Some(name)) => entrant.player.name = name,
+                    Ok(None) => {}
+                    Err(fault) => anyhow::bail!("the engine `{}` {fault}", argv.join(" ")),
                 }
             }
             entrant.player.engine = Some(engine);
