@@ -99,7 +99,8 @@ fn against_minimax_the_forced_line() {
     // once O holds it). Perfect O must answer the corner with the centre,
     // block 1 3, and then win at once on the diagonal: each of its moves is
     // the only one that does not lose or the only quickest win.
-    let out = play(&["--o", "minimax", "--seed", "11"], "1\n2\n3\n4\nn\n");
+    let args = ["--o", "minimax", "--seed", "11", "--movetime", "500"];
+    let out = play(&args, "1\n2\n3\n4\nn\n");
     assert!(out.contains("O (minimax) plays 2 2."), "{out}");
     assert!(out.contains("O (minimax) plays 1 3."), "{out}");
     assert!(out.contains("1 3 is already taken by O."), "{out}");
