@@ -4,8 +4,10 @@
 //! - [`rules`]: the pure rules core (boards up to 32x32, `free` and `exact` rules).
 //! - [`bots`]: the move choosers inside the engine.
 //! - [`protocol`]: the GTP-framed line protocol and the engine loop.
+//! - [`client`]: one engine process driven over its pipes, with deadlines.
 
 pub mod bots;
+pub mod client;
 pub mod play;
 pub mod protocol;
 pub mod rules;
