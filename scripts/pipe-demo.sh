@@ -7,7 +7,7 @@
 #   e.g. scripts/pipe-demo.sh random minimax
 #        scripts/pipe-demo.sh blocking random 7 7 4
 # Bots: random, blocking, minimax (defaults: random as X, minimax as O, 3x3 k3).
-# The engine is $KINROW, else target/release/kinrow (built with cargo if missing).
+# The engine is $KINROW, else target/release/kinrow (built or refreshed with cargo).
 # Set SEED for a repeatable game. Needs bash and mkfifo; no bash-4 features.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -18,9 +18,11 @@ shape=${*:3}
 shape=${shape:-3 3 3}
 seed=${SEED:-$RANDOM}
 kinrow=${KINROW:-target/release/kinrow}
-if [ ! -x "$kinrow" ]; then
-    echo "building $kinrow ..." >&2
-    cargo build --release --quiet --bin kinrow
+if [ -z "${KINROW:-}" ] && command -v cargo >/dev/null; then
+    cargo build --release --quiet --bin kinrow   # quick when up to date; never stale
+elif [ ! -x "$kinrow" ]; then
+    echo "pipe-demo: no kinrow at $kinrow (set KINROW or install cargo)" >&2
+    exit 1
 fi
 
 # One FIFO pair per engine: we write requests to .in and read replies from .out.
