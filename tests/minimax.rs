@@ -2,6 +2,8 @@
 //! every reachable position of small games, against every opponent in
 //! tic-tac-toe, on known values, and for answering in time on large boards.
 
+mod common;
+
 use kinrow::bots::{Bot, BotKind, Limits, Minimax};
 use kinrow::rules::{Board, Cell, Geometry, Outcome, Player, Rule};
 use std::collections::{HashMap, HashSet};
@@ -64,25 +66,6 @@ fn oracle_scale(score: i32) -> i32 {
     }
 }
 
-/// Every ongoing position reachable from `board`, each once.
-fn ongoing_positions(
-    board: &mut Board,
-    seen: &mut HashSet<Vec<Option<Player>>>,
-    out: &mut Vec<Board>,
-) {
-    let key: Vec<Option<Player>> = board.squares().map(|s| board.stone_on(s)).collect();
-    if board.is_over() || !seen.insert(key) {
-        return;
-    }
-    out.push(board.clone());
-    let moves: Vec<Cell> = board.legal_moves().collect();
-    for m in moves {
-        board.try_play(m).unwrap();
-        ongoing_positions(board, seen, out);
-        board.undo();
-    }
-}
-
 /// A board after the given moves, X first.
 fn position(geo: Geometry, moves: &[(u8, u8)]) -> Board {
     let mut b = Board::new(geo);
@@ -116,8 +99,7 @@ fn plays_perfectly_on_every_position_of_small_games() {
         (geometry(5, 1, 3, Rule::Free), None),
     ];
     for (geo, expected) in shapes {
-        let mut positions = Vec::new();
-        ongoing_positions(&mut Board::new(geo), &mut HashSet::new(), &mut positions);
+        let positions = common::ongoing_positions(geo);
         if let Some(n) = expected {
             assert_eq!(positions.len(), n, "{geo}");
         }
