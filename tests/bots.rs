@@ -1,28 +1,11 @@
 //! The simple bots checked on every reachable tic-tac-toe position.
 
+mod common;
+
 use kinrow::bots::{BotKind, Limits};
 use kinrow::rules::{Board, Cell, Geometry, Player, Rule};
 use std::collections::HashSet;
 use std::time::Duration;
-
-/// Every ongoing position reachable from `board`, each once.
-fn ongoing_positions(
-    board: &mut Board,
-    seen: &mut HashSet<Vec<Option<Player>>>,
-    out: &mut Vec<Board>,
-) {
-    let key: Vec<Option<Player>> = board.squares().map(|s| board.stone_on(s)).collect();
-    if board.is_over() || !seen.insert(key) {
-        return;
-    }
-    out.push(board.clone());
-    let moves: Vec<Cell> = board.legal_moves().collect();
-    for m in moves {
-        board.try_play(m).unwrap();
-        ongoing_positions(board, seen, out);
-        board.undo();
-    }
-}
 
 fn wins(board: &Board, cell: Cell, who: Player) -> bool {
     board.wins_through(board.square(cell), who)
@@ -38,8 +21,7 @@ fn blocking_wins_when_it_can_and_otherwise_blocks() {
         Geometry::TIC_TAC_TOE,
         Geometry::new(3, 4, 3, Rule::Free).unwrap(),
     ] {
-        let mut positions = Vec::new();
-        ongoing_positions(&mut Board::new(geo), &mut HashSet::new(), &mut positions);
+        let positions = common::ongoing_positions(geo);
         assert!(positions.len() > 4000);
         for seed in 0..3 {
             let mut bot = BotKind::Blocking.build(seed);

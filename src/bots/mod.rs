@@ -6,7 +6,7 @@ mod minimax;
 mod random;
 
 pub use blocking::Blocking;
-pub use minimax::Minimax;
+pub use minimax::{Minimax, SearchReport};
 pub use random::RandomBot;
 
 use crate::rules::{Board, Cell};

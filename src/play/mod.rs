@@ -1,12 +1,180 @@
 //! `kinrow play`: the terminal front end, a protocol client like any GUI.
+//!
+//! People type moves; every other side is an engine process driven through
+//! the protocol ([`crate::client::EngineProcess`]): by default this very
+//! binary started as `kinrow --bot NAME`, or any program given with
+//! `--x-engine`/`--o-engine`. The board and the verdict come from the front
+//! end's own rules core, which checks every move an engine sends.
+//!
+//! - [`setup`]: who plays and on which board, from flags or the [`menu`].
+//! - [`game`]: one game; [`session`]: games in a row with the score.
+//! - [`render`], [`input`], [`console`]: the board, the typed moves, the terminal.
 
+pub mod console;
+pub mod engine;
+pub mod game;
+pub mod input;
+pub mod menu;
+pub mod render;
+pub mod score;
+pub mod session;
+pub mod setup;
+
+use crate::rules::{BoardSize, Geometry, Rule};
+use anyhow::Context;
 use clap::Args;
+use console::Console;
+use render::Style;
+use setup::{split_command, SeatSpec, Setup};
+use std::io::IsTerminal;
+use std::time::Duration;
 
-/// Options of `kinrow play`.
+/// Options of `kinrow play`. Any of the game options (board, K, rule,
+/// players, engines) skips the menu; what is not given takes its default.
 #[derive(Args, Debug, Clone, Default)]
-pub struct PlayArgs {}
+#[command(after_help = KEYS_HELP)]
+pub struct PlayArgs {
+    /// Who plays X (moves first): human, or a bot (random, blocking, minimax).
+    /// Default: human.
+    #[arg(long, value_name = "PLAYER", value_parser = SeatSpec::parse_player)]
+    pub x: Option<SeatSpec>,
+    /// Who plays O: human, or a bot. Default: minimax.
+    #[arg(long, value_name = "PLAYER", value_parser = SeatSpec::parse_player)]
+    pub o: Option<SeatSpec>,
+    /// An engine program that plays X, e.g. 'python3 bots/random.py'
+    /// (split into words like a shell would, but run without one).
+    #[arg(long, value_name = "COMMAND", value_parser = parse_engine)]
+    pub x_engine: Option<EngineCommand>,
+    /// An engine program that plays O.
+    #[arg(long, value_name = "COMMAND", value_parser = parse_engine)]
+    pub o_engine: Option<EngineCommand>,
+    /// Board size, ROWSxCOLS (1 to 32 each). Default: 3x3.
+    #[arg(long, value_name = "ROWSxCOLS")]
+    pub board: Option<BoardSize>,
+    /// Stones in a row that win. Default: min(5, rows, cols).
+    #[arg(long)]
+    pub k: Option<u32>,
+    /// free: K or more in a row wins; exact: exactly K. Default: free.
+    #[arg(long)]
+    pub rule: Option<Rule>,
+    /// Seed of the bots' random choices, so a game can be replayed
+    /// (default: a fresh one, shown at the start).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Thinking time per move for the built-in bots, in milliseconds
+    /// (also sent to other engines as `set movetime`).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    pub movetime: Option<u64>,
+    /// Longest wait for any answer of an engine, in seconds (on top of
+    /// --movetime).
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub timeout: Option<Duration>,
+    /// Pause after each move when two bots play, in milliseconds
+    /// (default: 500 in a terminal, 0 otherwise).
+    #[arg(long, value_name = "MS")]
+    pub delay: Option<u64>,
+}
 
-/// Runs the terminal front end.
-pub fn run(_args: PlayArgs) -> anyhow::Result<()> {
-    anyhow::bail!("kinrow play is not built yet")
+/// An engine command line split into words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineCommand(pub Vec<String>);
+
+fn parse_engine(s: &str) -> Result<EngineCommand, String> {
+    split_command(s).map(EngineCommand)
+}
+
+fn parse_seconds(s: &str) -> Result<Duration, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(Duration::from_secs_f64(v)),
+        _ => Err(format!("'{s}' is not a number of seconds from 0 to 86400")),
+    }
+}
+
+const KEYS_HELP: &str = "\
+At the move prompt: `R C` (1-based, like `2 1`), on 3x3 also a cell number 1-9;
+u takes back your last move (and the bot's reply), q leaves the game, h helps.
+Examples:
+  kinrow play                                    (the menu)
+  kinrow play --o minimax                        (you are X against minimax)
+  kinrow play --board 16x16 --k 5 --x human --o human
+  kinrow play --o-engine 'python3 bots/random.py'";
+
+impl PlayArgs {
+    /// Whether the flags say enough about the game to skip the menu.
+    fn skips_menu(&self) -> bool {
+        self.x.is_some()
+            || self.o.is_some()
+            || self.x_engine.is_some()
+            || self.o_engine.is_some()
+            || self.board.is_some()
+            || self.k.is_some()
+            || self.rule.is_some()
+    }
+
+    /// The setup the flags describe, with defaults for what they leave out.
+    fn setup(&self) -> anyhow::Result<Setup> {
+        let BoardSize { rows, cols } = self.board.unwrap_or(BoardSize { rows: 3, cols: 3 });
+        let k = self.k.unwrap_or_else(|| Geometry::default_k(rows, cols));
+        let geometry = Geometry::new(rows, cols, k, self.rule.unwrap_or_default())
+            .map_err(|e| anyhow::anyhow!("--board/--k: {e}"))?;
+        let seat = |flag: &str,
+                    player: &Option<SeatSpec>,
+                    engine: &Option<EngineCommand>,
+                    default: SeatSpec| match (player, engine) {
+            (Some(_), Some(_)) => Err(anyhow::anyhow!(
+                "give --{flag} or --{flag}-engine, not both"
+            )),
+            (Some(p), None) => Ok(p.clone()),
+            (None, Some(EngineCommand(argv))) => Ok(SeatSpec::Engine(argv.clone())),
+            (None, None) => Ok(default),
+        };
+        Ok(Setup {
+            geometry,
+            x: seat("x", &self.x, &self.x_engine, SeatSpec::Human)?,
+            o: seat(
+                "o",
+                &self.o,
+                &self.o_engine,
+                SeatSpec::Bot(crate::bots::BotKind::Minimax),
+            )?,
+        })
+    }
+}
+
+/// Runs the terminal front end: the menu (unless flags skip it), then games
+/// until the person is done or the input ends.
+pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    let flagged = if args.skips_menu() {
+        Some(args.setup()?)
+    } else {
+        None
+    };
+    let stdin = std::io::stdin();
+    let echo = !stdin.is_terminal();
+    let stdout = std::io::stdout();
+    let watching_pause = if stdout.is_terminal() { 500 } else { 0 };
+    let mut con = Console::new(stdin.lock(), stdout.lock(), Style::detect(), echo);
+
+    let setup = match flagged {
+        Some(setup) => setup,
+        None => match menu::choose_setup(&mut con)? {
+            Some(setup) => setup,
+            None => {
+                con.say("Goodbye.")?;
+                return Ok(());
+            }
+        },
+    };
+    let options = session::Options {
+        // A short fresh seed: it is shown so that people can type it back.
+        seed: args
+            .seed
+            .unwrap_or_else(|| rand::random_range(1..1_000_000)),
+        movetime: args.movetime,
+        timeout: args.timeout.unwrap_or(Duration::from_secs(30)),
+        pace: Duration::from_millis(args.delay.unwrap_or(watching_pause)),
+        engine_program: std::env::current_exe()
+            .context("cannot find the kinrow program to start its bots")?,
+    };
+    session::run(&mut con, &setup, &options)
 }

@@ -43,15 +43,26 @@ impl fmt::Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 /// A position with its history. `try_play` checks input; `play_unchecked` is the
-/// fast path for search and playouts (no allocation, O(K) win check).
+/// fast path for search and playouts (no allocation, O(1) win check).
 #[derive(Clone, Debug)]
 pub struct Board {
     geo: Geometry,
+    /// Padded row length: a power of two (at least cols + 1), so that a square
+    /// splits into row and column with a shift and a mask.
     stride: usize,
-    /// Padded cells: row r, column c lives at `(r + 1) * stride + c + 1`; one
-    /// wall column (shared by both sides) and wall rows above and below, so a
-    /// scan from any cell in any direction meets a wall before leaving the array.
+    /// log2 of `stride`.
+    shift: u32,
+    /// Padded cells: row r, column c lives at `(r + 1) * stride + c + 1`; wall
+    /// columns (shared by both sides) and wall rows above and below, so a
+    /// step from any cell in any direction lands inside the array.
     cells: Vec<u8>,
+    /// Each player's stones, line by line, for the win check: for each player
+    /// and direction (across, down, down-right, down-left) one mask per line
+    /// of the board, with bit i for the line's cell in column i (across) or
+    /// row i (the others). See `line_slots`.
+    lines: Vec<u32>,
+    /// Masks per player and direction: rows + cols - 1, enough for any direction.
+    lines_per_direction: usize,
     /// Squares played, oldest first.
     history: Vec<u16>,
     to_move: Player,
@@ -69,8 +80,9 @@ impl Eq for Board {}
 impl Board {
     /// An empty board of the given shape.
     pub fn new(geo: Geometry) -> Board {
-        let stride = geo.cols() + 1;
+        let stride = (geo.cols() + 1).next_power_of_two();
         let len = (geo.rows() + 3) * stride;
+        let lines_per_direction = geo.rows() + geo.cols() - 1;
         let mut cells = vec![WALL; len];
         for r in 0..geo.rows() {
             for c in 0..geo.cols() {
@@ -80,7 +92,10 @@ impl Board {
         Board {
             geo,
             stride,
+            shift: stride.trailing_zeros(),
             cells,
+            lines: vec![0; 2 * 4 * lines_per_direction],
+            lines_per_direction,
             history: Vec::with_capacity(geo.area()),
             to_move: Player::X,
             outcome: None,
@@ -142,8 +157,15 @@ impl Board {
     /// The cell of a square.
     #[inline]
     pub fn cell_of(&self, square: usize) -> Cell {
+        let (r, c) = self.row_col(square);
+        Cell::new(r as u8, c as u8)
+    }
+
+    /// 0-based row and column of a square.
+    #[inline]
+    fn row_col(&self, square: usize) -> (usize, usize) {
         let s = square - 1;
-        Cell::new((s / self.stride - 1) as u8, (s % self.stride) as u8)
+        ((s >> self.shift) - 1, s & (self.stride - 1))
     }
 
     /// Every square of the board, empty or not, in row-major order.
@@ -220,12 +242,24 @@ impl Board {
         debug_assert!(self.cells[square] == EMPTY && self.outcome.is_none());
         let p = self.to_move;
         self.cells[square] = stone(p);
+        let slots = self.line_slots(square, p);
+        let masks = slots.map(|(line, bit)| {
+            let mask = self.lines[line] | bit;
+            self.lines[line] = mask;
+            mask
+        });
         self.history.push(square as u16);
         self.to_move = p.other();
-        if self.wins_through(square, p) {
+        // Nobody has K stones before ply 2K - 1: skip the check until then.
+        let run = if self.history.len() + 1 >= 2 * self.geo.k() {
+            self.winning_run(masks, slots.map(|(_, bit)| bit))
+        } else {
+            None
+        };
+        if let Some(run) = run {
             self.outcome = Some(Outcome::Win {
                 winner: p,
-                line: self.winning_line(square, p),
+                line: self.line_of(square, run),
             });
         } else if self.history.len() == self.geo.area() {
             self.outcome = Some(Outcome::Draw);
@@ -234,86 +268,103 @@ impl Board {
     }
 
     /// Takes back the last move; `None` on an empty board.
+    #[inline]
     pub fn undo(&mut self) -> Option<Cell> {
         let sq = self.history.pop()? as usize;
         self.cells[sq] = EMPTY;
         self.to_move = self.to_move.other();
+        for (line, bit) in self.line_slots(sq, self.to_move) {
+            self.lines[line] &= !bit;
+        }
         self.outcome = None;
         Some(self.cell_of(sq))
     }
 
     /// Back to the empty board of the same shape.
     pub fn clear(&mut self) {
-        while self.undo().is_some() {}
+        // Wiping the masks at once is cheaper than undoing move by move
+        // (playouts and searches reset the board all the time).
+        for &square in &self.history {
+            self.cells[square as usize] = EMPTY;
+        }
+        self.history.clear();
+        self.lines.fill(0);
+        self.to_move = Player::X;
+        self.outcome = None;
     }
 
-    /// Counts `p`'s stones from `square` (exclusive) stepping by `+step`, at most `cap`.
+    /// For each direction (across, down, down-right, down-left): the index in
+    /// `lines` of `p`'s mask for the line through `square`, and the square's
+    /// bit in it. Bits count columns across and rows otherwise, so that
+    /// neighbours along a line are neighbouring bits.
     #[inline]
-    fn count_forward(&self, square: usize, step: usize, s: u8, cap: usize) -> usize {
-        let mut n = 0;
-        let mut i = square + step;
-        while n < cap && self.cells[i] == s {
-            n += 1;
-            i += step;
-        }
-        n
+    fn line_slots(&self, square: usize, p: Player) -> [(usize, u32); 4] {
+        let (r, c) = self.row_col(square);
+        let n = self.lines_per_direction;
+        let base = p.index() * 4 * n;
+        let down_right = c + self.geo.rows() - 1 - r;
+        let down_left = r + c;
+        [
+            (base + r, 1 << c),
+            (base + n + c, 1 << r),
+            (base + 2 * n + down_right, 1 << r),
+            (base + 3 * n + down_left, 1 << r),
+        ]
     }
 
+    /// The stones of a mask's run through `bit` (which must be set) before
+    /// and after it.
     #[inline]
-    fn count_backward(&self, square: usize, step: usize, s: u8, cap: usize) -> usize {
-        let mut n = 0;
-        let mut i = square - step;
-        while n < cap && self.cells[i] == s {
-            n += 1;
-            i -= step;
+    fn run_around(mask: u32, bit: u32) -> (u32, u32) {
+        let pos = bit.trailing_zeros();
+        let after = (!(mask >> pos)).trailing_zeros() - 1;
+        let before = (!(mask << (31 - pos))).leading_zeros() - 1;
+        (before, after)
+    }
+
+    /// A winning run through a square, from the masks of the four lines
+    /// through it (the square's own bit set) and its bit in each: the run's
+    /// direction (0 to 3), the stones before the square and the length.
+    #[inline]
+    fn winning_run(&self, masks: [u32; 4], bits: [u32; 4]) -> Option<(usize, u32, u32)> {
+        let runs = [0, 1, 2, 3].map(|d| {
+            let (before, after) = Self::run_around(masks[d], bits[d]);
+            (before, before + 1 + after)
+        });
+        let k = self.geo.k() as u32;
+        let wins = |len: u32| match self.geo.rule() {
+            Rule::Free => len >= k,
+            Rule::Exact => len == k,
+        };
+        // Checking all four at once, without branches, is cheaper than
+        // stopping early: most moves win nothing.
+        if !runs.iter().fold(false, |any, &(_, len)| any | wins(len)) {
+            return None;
         }
-        n
+        (0..4).find_map(|d| wins(runs[d].1).then_some((d, runs[d].0, runs[d].1)))
     }
 
     /// Whether a stone of `p` on `square` (placed there, or imagined there)
-    /// makes a winning line through it. Looks only along the four lines
-    /// through that square: O(K).
+    /// makes a winning line through it. Looks only at the four lines through
+    /// that square, one bit mask each: O(1).
     #[inline]
     pub fn wins_through(&self, square: usize, p: Player) -> bool {
-        let s = stone(p);
-        let k = self.geo.k();
-        // Free: K-1 more on the two sides together suffice. Exact: one past K
-        // is enough to see an overline.
-        let (cap, exact) = match self.geo.rule() {
-            Rule::Free => (k - 1, false),
-            Rule::Exact => (k, true),
-        };
-        for step in self.directions() {
-            let n = 1
-                + self.count_forward(square, step, s, cap)
-                + self.count_backward(square, step, s, cap);
-            if if exact { n == k } else { n >= k } {
-                return true;
-            }
-        }
-        false
+        let slots = self.line_slots(square, p);
+        let masks = slots.map(|(line, bit)| self.lines[line] | bit);
+        self.winning_run(masks, slots.map(|(_, bit)| bit)).is_some()
     }
 
-    /// The whole winning run through `square` (called once, when a game is won).
-    fn winning_line(&self, square: usize, p: Player) -> Line {
-        let s = stone(p);
-        let k = self.geo.k();
-        let area = self.geo.area();
-        let deltas: [(i8, i8); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
-        for (step, (dr, dc)) in self.directions().into_iter().zip(deltas) {
-            let back = self.count_backward(square, step, s, area);
-            let fwd = self.count_forward(square, step, s, area);
-            let n = 1 + back + fwd;
-            let wins = match self.geo.rule() {
-                Rule::Free => n >= k,
-                Rule::Exact => n == k,
-            };
-            if wins {
-                let start = self.cell_of(square - back * step);
-                return Line::new(start, (dr, dc), n as u8);
-            }
-        }
-        unreachable!("winning_line called without a win")
+    /// The cells of a winning run through `square` found by `winning_run`.
+    fn line_of(&self, square: usize, (direction, before, len): (usize, u32, u32)) -> Line {
+        const STEPS: [(i8, i8); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
+        let (dr, dc) = STEPS[direction];
+        let (r, c) = self.row_col(square);
+        let back = before as i32;
+        let start = Cell::new(
+            (r as i32 - back * dr as i32) as u8,
+            (c as i32 - back * dc as i32) as u8,
+        );
+        Line::new(start, (dr, dc), len as u8)
     }
 
     /// Whether every cell holds a stone.

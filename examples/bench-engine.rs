@@ -1,0 +1,332 @@
+//! Engine benchmark: random playouts per second in process, and protocol
+//! round trips per second through the `kinrow` binary against the pipe floor
+//! measured by `pipe-limit` (DESIGN.md §6). Prints figures and ratios; run it
+//! through `scripts/bench-engine.sh`, which builds everything and runs the
+//! pipe part pinned to one CPU and unpinned.
+//!
+//! ```text
+//! cargo run --release --example bench-engine -- --kinrow target/release/kinrow \
+//!     --pipe-limit target/pipe-limit
+//! ```
+
+use anyhow::{bail, Context, Result};
+use clap::Parser;
+use kinrow::rules::{Board, Geometry, Outcome, Player, Rule};
+use rand::rngs::SmallRng;
+use rand::{RngCore, SeedableRng};
+use std::io::{BufRead, BufReader, Write};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// OpenSpiel's C++ random-playout loop on one core (playouts per second):
+/// the reference our target (10x) is quoted against.
+const OPENSPIEL_3X3: f64 = 3_600_000.0;
+const OPENSPIEL_15X15: f64 = 92_000.0;
+
+#[derive(Parser)]
+#[command(about = "kinrow engine benchmark: playouts and protocol round trips")]
+struct Args {
+    /// Seconds of playouts per board.
+    #[arg(long, default_value_t = 2.0)]
+    playout_secs: f64,
+    /// Play exactly this many playouts per board instead of timing them (for
+    /// profilers such as `valgrind --tool=callgrind`).
+    #[arg(long)]
+    playout_count: Option<u64>,
+    /// Only the playouts on this board (`3x3` or `15x15`).
+    #[arg(long)]
+    only: Option<String>,
+    /// Skip the playouts (pipes only).
+    #[arg(long)]
+    skip_playouts: bool,
+    /// The kinrow binary for round trips (skipped when absent).
+    #[arg(long)]
+    kinrow: Option<PathBuf>,
+    /// The compiled ../shared/bench/pipe-limit.rs, for the floor.
+    #[arg(long)]
+    pipe_limit: Option<PathBuf>,
+    /// Round trips per measurement, over all rounds.
+    #[arg(long, default_value_t = 100_000)]
+    round_trips: usize,
+    /// Alternating rounds of pipe-limit and kinrow measurements.
+    #[arg(long, default_value_t = 5)]
+    rounds: usize,
+    /// A label for the pipe figures (e.g. "pinned to cpu 0").
+    #[arg(long, default_value = "")]
+    label: String,
+    /// Seed for the playouts.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+}
+
+fn main() -> Result<()> {
+    let args = Args::parse();
+    if !args.skip_playouts {
+        println!("# random playouts in process (one thread)");
+        playouts("3x3 k3", Geometry::TIC_TAC_TOE, OPENSPIEL_3X3, &args)?;
+        playouts(
+            "15x15 k5",
+            Geometry::new(15, 15, 5, Rule::Free)?,
+            OPENSPIEL_15X15,
+            &args,
+        )?;
+    }
+    if let Some(kinrow) = &args.kinrow {
+        round_trips(&args, kinrow)?;
+    }
+    Ok(())
+}
+
+/// Plays uniformly random games from the empty board to the end for about
+/// `--playout-secs` seconds (or `--playout-count` times) and prints the rate
+/// and the results.
+fn playouts(name: &str, geo: Geometry, openspiel: f64, args: &Args) -> Result<()> {
+    if args
+        .only
+        .as_ref()
+        .is_some_and(|only| !name.starts_with(only.as_str()))
+    {
+        return Ok(());
+    }
+    let mut rng = SmallRng::seed_from_u64(args.seed);
+    let mut board = Board::new(geo);
+    let all_squares: Vec<usize> = board.squares().collect();
+    let mut empties: Vec<usize> = Vec::with_capacity(all_squares.len());
+    // [X wins, O wins, draws]
+    let mut results = [0u64; 3];
+    let mut plies = 0u64;
+    let budget = Duration::from_secs_f64(args.playout_secs);
+    let start = Instant::now();
+    let mut games = 0u64;
+    // Check the clock once per batch so that timing costs nothing.
+    while match args.playout_count {
+        Some(count) => games < count,
+        None => start.elapsed() < budget,
+    } {
+        for _ in 0..1000 {
+            board.clear();
+            empties.clear();
+            empties.extend_from_slice(&all_squares);
+            let outcome = loop {
+                let i = below(&mut rng, empties.len() as u32);
+                let square = empties.swap_remove(i);
+                if let Some(outcome) = board.play_unchecked(square) {
+                    break outcome;
+                }
+            };
+            plies += board.ply() as u64;
+            results[match outcome {
+                Outcome::Win {
+                    winner: Player::X, ..
+                } => 0,
+                Outcome::Win { .. } => 1,
+                Outcome::Draw => 2,
+            }] += 1;
+        }
+        games += 1000;
+    }
+    let elapsed = start.elapsed().as_secs_f64();
+    let rate = games as f64 / elapsed;
+    let pct = |n: u64| 100.0 * n as f64 / games as f64;
+    println!(
+        "playouts {name:9} {:>12.0}/s  {:>6.1} ns/playout  {:>5.1} ns/ply  x{:.2} OpenSpiel ({:.0}/s)  \
+         [X {:.1}% O {:.1}% draw {:.1}%, {:.1} plies]",
+        rate,
+        1e9 / rate,
+        1e9 * elapsed / plies as f64,
+        rate / openspiel,
+        openspiel,
+        pct(results[0]),
+        pct(results[1]),
+        pct(results[2]),
+        plies as f64 / games as f64,
+    );
+    Ok(())
+}
+
+/// A uniformly random number in `0..n` (n > 0) by Lemire's multiply-shift
+/// with rejection: exact, and cheaper than a general range sampler.
+#[inline]
+fn below(rng: &mut SmallRng, n: u32) -> usize {
+    let mut m = u64::from(rng.next_u32()) * u64::from(n);
+    if (m as u32) < n {
+        let threshold = n.wrapping_neg() % n;
+        while (m as u32) < threshold {
+            m = u64::from(rng.next_u32()) * u64::from(n);
+        }
+    }
+    (m >> 32) as usize
+}
+
+/// A running `kinrow` with its pipes.
+struct Engine {
+    child: std::process::Child,
+    to: std::process::ChildStdin,
+    from: BufReader<std::process::ChildStdout>,
+    line: String,
+}
+
+impl Engine {
+    fn spawn(path: &PathBuf) -> Result<Engine> {
+        let mut child = Command::new(path)
+            .args(["--bot", "random", "--seed", "1"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .with_context(|| format!("starting {}", path.display()))?;
+        let to = child.stdin.take().context("no stdin")?;
+        let from = BufReader::new(child.stdout.take().context("no stdout")?);
+        Ok(Engine {
+            child,
+            to,
+            from,
+            line: String::new(),
+        })
+    }
+
+    /// Sends one request and waits for its whole reply; fails on `?`.
+    /// Returns whether the first line of the reply contained `needle`.
+    fn request(&mut self, req: &[u8], needle: &str) -> Result<bool> {
+        self.to.write_all(req)?;
+        self.to.flush()?;
+        self.line.clear();
+        if self.from.read_line(&mut self.line)? == 0 {
+            bail!("the engine closed its output");
+        }
+        if self.line.starts_with('?') {
+            bail!(
+                "the engine refused {:?}: {}",
+                String::from_utf8_lossy(req),
+                self.line
+            );
+        }
+        let found = self.line.contains(needle);
+        while self.line != "\n" {
+            self.line.clear();
+            if self.from.read_line(&mut self.line)? == 0 {
+                bail!("the engine closed its output");
+            }
+        }
+        Ok(found)
+    }
+
+    fn quit(mut self) -> Result<()> {
+        self.request(b"quit\n", "")?;
+        self.child.wait()?;
+        Ok(())
+    }
+}
+
+/// Round trips per second through `kinrow`, next to the pipe floor: in
+/// alternating rounds, so that both see the same phases of a busy machine,
+/// reporting the median round and the range.
+fn round_trips(args: &Args, kinrow: &PathBuf) -> Result<()> {
+    let rounds = args.rounds.max(1);
+    let per_round = (args.round_trips / rounds).max(1);
+    println!(
+        "# protocol round trips, {rounds} alternating rounds of {per_round}, {}",
+        args.label
+    );
+    let mut engine = Engine::spawn(kinrow)?;
+    let mut floor = Vec::new();
+    let mut measured: [(&str, Vec<f64>); 3] = [
+        ("status", Vec::new()),
+        ("move/undo", Vec::new()),
+        ("genmove+status", Vec::new()),
+    ];
+    for _ in 0..rounds {
+        if let Some(path) = &args.pipe_limit {
+            floor.push(pipe_limit(path, per_round)?);
+        }
+        measured[0]
+            .1
+            .push(status_round_trips(&mut engine, per_round)?);
+        measured[1]
+            .1
+            .push(move_undo_round_trips(&mut engine, per_round)?);
+        measured[2]
+            .1
+            .push(genmove_round_trips(&mut engine, per_round)?);
+    }
+    engine.quit()?;
+
+    let floor = (!floor.is_empty()).then(|| summary(&mut floor));
+    if let Some((median, low, high)) = floor {
+        println!(
+            "pipe-limit floor       {median:>10.0} rt/s  {:>6.2} us/rt  (rounds {low:.0}..{high:.0})",
+            1e6 / median
+        );
+    }
+    for (what, rates) in &mut measured {
+        let (median, low, high) = summary(rates);
+        print!(
+            "kinrow {what:15} {median:>10.0} rt/s  {:>6.2} us/rt  (rounds {low:.0}..{high:.0})",
+            1e6 / median
+        );
+        match floor {
+            Some((f, _, _)) => println!("  {:.2} of the floor", median / f),
+            None => println!(),
+        }
+    }
+    Ok(())
+}
+
+/// Median, lowest and highest of some rates.
+fn summary(rates: &mut [f64]) -> (f64, f64, f64) {
+    rates.sort_by(f64::total_cmp);
+    (rates[rates.len() / 2], rates[0], rates[rates.len() - 1])
+}
+
+/// Runs the compiled pipe-limit for `n` round trips and returns its rate.
+fn pipe_limit(path: &PathBuf, n: usize) -> Result<f64> {
+    let out = Command::new(path)
+        .arg(n.to_string())
+        .output()
+        .with_context(|| format!("running {}", path.display()))?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    text.split_whitespace()
+        .find_map(|w| w.strip_prefix("rt_per_s="))
+        .and_then(|v| v.parse::<f64>().ok())
+        .with_context(|| format!("no rt_per_s in pipe-limit output: {text}"))
+}
+
+/// `status` requests, one at a time.
+fn status_round_trips(engine: &mut Engine, n: usize) -> Result<f64> {
+    engine.request(b"newgame 3 3 3\n", "")?;
+    let start = Instant::now();
+    for _ in 0..n {
+        engine.request(b"status\n", "")?;
+    }
+    Ok(n as f64 / start.elapsed().as_secs_f64())
+}
+
+/// A move and its undo: round trips that change the state.
+fn move_undo_round_trips(engine: &mut Engine, n: usize) -> Result<f64> {
+    engine.request(b"newgame 3 3 3\n", "")?;
+    let start = Instant::now();
+    for _ in 0..n / 2 {
+        engine.request(b"move 2 2\n", "")?;
+        engine.request(b"undo\n", "")?;
+    }
+    Ok((n / 2 * 2) as f64 / start.elapsed().as_secs_f64())
+}
+
+/// Whole random games on 15x15: `genmove`, then `status` to see the end.
+fn genmove_round_trips(engine: &mut Engine, n: usize) -> Result<f64> {
+    engine.request(b"set bot random\n", "")?;
+    engine.request(b"newgame 15 15 5\n", "")?;
+    let start = Instant::now();
+    let mut done = 0;
+    while done < n {
+        engine.request(b"genmove\n", "")?;
+        let ongoing = engine.request(b"status\n", "ongoing")?;
+        done += 2;
+        if !ongoing {
+            engine.request(b"newgame\n", "")?;
+            done += 1;
+        }
+    }
+    Ok(done as f64 / start.elapsed().as_secs_f64())
+}

@@ -1,0 +1,182 @@
+//! The minimax bot: negamax with alpha-beta pruning and a transposition table.
+//!
+//! - **Exact where it can be.** Boards of up to 36 cells are searched full
+//!   width; iterative deepening stops as soon as an iteration's result rests
+//!   on no heuristic, so small games (tic-tac-toe, 4x4 k4, …) are solved and
+//!   played perfectly. Wins score by distance: the quickest win and the
+//!   slowest loss are preferred.
+//! - **Fast where it matters.** Zobrist hashes under all symmetries of the
+//!   board (8 on squares, 4 on rectangles) are kept move by move, and the
+//!   table is keyed by the smallest, so symmetric positions are searched once.
+//!   An immediate win ends the search; an opponent's immediate win leaves one
+//!   candidate (the block, searched without using depth); two of them lose.
+//!   A position where neither player can complete a line is a draw.
+//! - **In time on large boards.** Beyond 36 cells it searches cells near
+//!   stones, the best few below the root, to increasing depth with an
+//!   evaluation of open windows of K cells, reads the clock every few hundred
+//!   nodes and always answers with the last completed (or partial) iteration's
+//!   best move before `movetime` runs out.
+//! - **Seeded.** Among root moves proven equally good, and among moves that
+//!   look alike, the seeded generator decides.
+//!
+//! Options (`set NAME VALUE`): `depth N` caps the search at N plies (0: no cap).
+
+mod eval;
+mod layout;
+mod position;
+mod search;
+mod table;
+
+use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
+use crate::rules::{Board, Cell, Geometry};
+use layout::Layout;
+use rand::rngs::SmallRng;
+use search::Search;
+use std::time::Duration;
+use table::Table;
+
+/// Time kept back from `movetime` for setting up and answering: a tenth,
+/// at least 2 ms (but no more than half) and at most 50 ms.
+fn safety_margin(movetime: Duration) -> Duration {
+    (movetime / 10)
+        .max((movetime / 2).min(Duration::from_millis(2)))
+        .min(Duration::from_millis(50))
+}
+
+/// What the last search found, for diagnostics and tests.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SearchReport {
+    /// The deepest iteration completed (0 when the move was forced or the
+    /// clock ran out first).
+    pub depth: usize,
+    /// The chosen move's score for the side that moved, when searched:
+    /// 0 a draw (when solved), `1_000_000_000 - n` a win with the n-th ply
+    /// from now, its negation a loss; anything else is heuristic.
+    pub score: Option<i32>,
+    /// Whether the score is proven (the game's value with perfect play, or a
+    /// forced win or loss).
+    pub solved: bool,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+impl SearchReport {
+    /// The proven outcome for the side that moved: `Some(1)` a win,
+    /// `Some(0)` a draw, `Some(-1)` a loss; `None` when not proven.
+    pub fn proven_result(&self) -> Option<i32> {
+        match self.score {
+            Some(s) if self.solved => Some(s.signum()),
+            _ => None,
+        }
+    }
+}
+
+/// Negamax searcher; see the module documentation.
+pub struct Minimax {
+    rng: SmallRng,
+    /// Tables for the shape of the current game.
+    layout: Option<Layout>,
+    table: Table,
+    max_depth: Option<usize>,
+    report: SearchReport,
+}
+
+impl Minimax {
+    /// A searcher with its generator seeded.
+    pub fn new(seed: u64) -> Minimax {
+        Minimax {
+            rng: seeded_rng(seed),
+            layout: None,
+            table: Table::new(table::DEFAULT_BITS),
+            max_depth: None,
+            report: SearchReport::default(),
+        }
+    }
+
+    /// What the last `choose` found.
+    pub fn last_report(&self) -> SearchReport {
+        self.report
+    }
+
+    /// The tables for `geometry`, rebuilt (and the transposition table
+    /// cleared) when the shape changes.
+    fn layout_for(&mut self, board: &Board) -> &Layout {
+        let geometry: Geometry = board.geometry();
+        if self.layout.as_ref().is_none_or(|l| l.geometry != geometry) {
+            self.table.clear();
+            self.layout = Some(Layout::new(board));
+        }
+        self.layout.as_ref().expect("just built")
+    }
+}
+
+impl Bot for Minimax {
+    fn kind(&self) -> BotKind {
+        BotKind::Minimax
+    }
+
+    fn choose(&mut self, board: &Board, limits: Limits) -> Cell {
+        let Some(any) = board.legal_moves().next() else {
+            // Not an ongoing game: nothing sensible to choose.
+            return Cell::new(0, 0);
+        };
+        let deadline = limits
+            .deadline()
+            .checked_sub(safety_margin(limits.movetime))
+            .unwrap_or(limits.start);
+        let start = limits.start.min(deadline);
+        // No new iteration once half the time is gone: the next one would
+        // most likely not finish.
+        let soft = start + (deadline - start) / 2;
+        let max_depth = self.max_depth;
+        self.layout_for(board);
+        let (Some(layout), table, rng) = (&self.layout, &mut self.table, &mut self.rng) else {
+            return any;
+        };
+        table.next_age();
+        let mut search = Search::new(layout, table, board.clone(), deadline);
+        let (square, report) = search.choose(rng, max_depth, soft);
+        self.report = report;
+        board.cell_of(square)
+    }
+
+    fn reseed(&mut self, seed: u64) {
+        self.rng = seeded_rng(seed);
+    }
+
+    fn new_game(&mut self) {
+        self.table.clear();
+        self.report = SearchReport::default();
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        match name {
+            "depth" => {
+                let depth: usize = value.parse().map_err(|_| OptionError::BadValue {
+                    name: name.to_string(),
+                    reason: format!(
+                        "'{}' is not a number of plies (0 for no limit)",
+                        crate::rules::clip(value)
+                    ),
+                })?;
+                self.max_depth = (depth > 0).then_some(depth);
+                Ok(())
+            }
+            _ => Err(OptionError::Unknown(name.to_string())),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn margins() {
+        let ms = Duration::from_millis;
+        assert_eq!(safety_margin(ms(1)), Duration::from_micros(500));
+        assert_eq!(safety_margin(ms(10)), ms(2));
+        assert_eq!(safety_margin(ms(200)), ms(20));
+        assert_eq!(safety_margin(ms(5000)), ms(50));
+    }
+}

@@ -1,0 +1,185 @@
+//! The transposition table: a fixed number of two-slot buckets keyed by the
+//! canonical Zobrist hash, allocated on first use and dropped on a new game.
+
+/// How a stored score relates to the true value of its position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// The value is at least the score (the search failed high).
+    Lower,
+    /// The value is at most the score (the search failed low).
+    Upper,
+    /// The score is the value (to the stored depth).
+    Exact,
+}
+
+/// One stored search result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Entry {
+    /// Score relative to the stored node (see `eval::to_table`).
+    pub score: i32,
+    /// Plies searched below the node (capped at 255).
+    pub depth: u8,
+    pub bound: Bound,
+    /// The best move found, as a cell index in the canonical orientation.
+    pub best: Option<u16>,
+}
+
+const NO_MOVE: u64 = 0xFFFF;
+
+/// Default size: 2^20 slots of 16 bytes (16 MiB).
+pub const DEFAULT_BITS: u32 = 20;
+
+pub struct Table {
+    /// Pairs of (key, packed entry); a zero entry is an empty slot.
+    slots: Vec<[u64; 2]>,
+    bits: u32,
+    /// Searches are numbered so that entries from older moves are replaced first.
+    age: u64,
+}
+
+impl Entry {
+    fn pack(self, age: u64) -> u64 {
+        let bound = match self.bound {
+            Bound::Lower => 1,
+            Bound::Upper => 2,
+            Bound::Exact => 3,
+        };
+        (self.score as u32 as u64)
+            | (self.best.map_or(NO_MOVE, |m| m as u64) << 32)
+            | ((self.depth as u64) << 48)
+            | (bound << 56)
+            | ((age & 0x3F) << 58)
+    }
+
+    fn unpack(data: u64) -> Option<Entry> {
+        let bound = match (data >> 56) & 3 {
+            1 => Bound::Lower,
+            2 => Bound::Upper,
+            3 => Bound::Exact,
+            _ => return None,
+        };
+        let best = (data >> 32) & 0xFFFF;
+        Some(Entry {
+            score: data as u32 as i32,
+            depth: (data >> 48) as u8,
+            bound,
+            best: (best != NO_MOVE).then_some(best as u16),
+        })
+    }
+}
+
+impl Table {
+    /// A table of 2^`bits` slots (allocated when first stored to).
+    pub fn new(bits: u32) -> Table {
+        Table {
+            slots: Vec::new(),
+            bits,
+            age: 0,
+        }
+    }
+
+    /// Forgets everything (and frees the memory until the next store).
+    pub fn clear(&mut self) {
+        self.slots = Vec::new();
+        self.age = 0;
+    }
+
+    /// A new search starts: older entries become the first to be replaced.
+    pub fn next_age(&mut self) {
+        self.age = (self.age + 1) & 0x3F;
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> usize {
+        (key as usize) & ((1usize << self.bits) - 2)
+    }
+
+    /// The entry stored for `key`, if any.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<Entry> {
+        if self.slots.is_empty() {
+            return None;
+        }
+        let b = self.bucket(key);
+        self.slots[b..b + 2]
+            .iter()
+            .find(|slot| slot[0] == key && slot[1] != 0)
+            .and_then(|slot| Entry::unpack(slot[1]))
+    }
+
+    /// Stores an entry: over the same key, else over an empty slot, else over
+    /// the less valuable one (older, then shallower).
+    #[inline]
+    pub fn store(&mut self, key: u64, entry: Entry) {
+        if self.slots.is_empty() {
+            // Zeroed memory comes straight from the allocator, page by page.
+            self.slots = vec![[0u64; 2]; 1usize << self.bits];
+        }
+        let b = self.bucket(key);
+        let age = self.age;
+        let worth = |slot: &[u64; 2]| -> i64 {
+            if slot[1] == 0 {
+                return -1;
+            }
+            let current = (slot[1] >> 58) & 0x3F == age;
+            ((slot[1] >> 48) & 0xFF) as i64 + if current { 256 } else { 0 }
+        };
+        let victim = if self.slots[b][0] == key {
+            b
+        } else if self.slots[b + 1][0] == key {
+            b + 1
+        } else if worth(&self.slots[b]) <= worth(&self.slots[b + 1]) {
+            b
+        } else {
+            b + 1
+        };
+        self.slots[victim] = [key, entry.pack(age)];
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn stores_and_finds_entries() {
+        let mut t = Table::new(4);
+        assert_eq!(t.probe(42), None);
+        let e = Entry {
+            score: -123_456,
+            depth: 7,
+            bound: Bound::Upper,
+            best: Some(5),
+        };
+        t.store(42, e);
+        assert_eq!(t.probe(42), Some(e));
+        assert_eq!(t.probe(42 + 16), None);
+        let f = Entry {
+            best: None,
+            bound: Bound::Exact,
+            ..e
+        };
+        t.store(42, f);
+        assert_eq!(t.probe(42), Some(f));
+        t.clear();
+        assert_eq!(t.probe(42), None);
+    }
+
+    #[test]
+    fn a_full_bucket_keeps_the_deeper_entry() {
+        let mut t = Table::new(4);
+        let at = |depth| Entry {
+            score: 0,
+            depth,
+            bound: Bound::Exact,
+            best: None,
+        };
+        // Keys 2, 18 and 34 share bucket 2.
+        t.store(2, at(9));
+        t.store(18, at(1));
+        t.store(34, at(3));
+        assert_eq!(t.probe(2), Some(at(9)));
+        assert_eq!(t.probe(18), None);
+        assert_eq!(t.probe(34), Some(at(3)));
+    }
+}

@@ -1,0 +1,74 @@
+//! The person's side of the terminal: prompts, lines typed, text shown.
+
+use super::render::Style;
+use crate::protocol::{read_line_bounded, LineRead};
+use std::fmt::Display;
+use std::io::{self, BufRead, Write};
+
+/// Longest line kept from the keyboard; longer ones are refused whole.
+const MAX_ENTRY: usize = 1024;
+
+/// Lines in, text out, and how to draw.
+pub struct Console<R, W> {
+    input: R,
+    output: W,
+    /// Colour or plain marks.
+    pub style: Style,
+    /// Write each line read back after its prompt, so that a transcript of
+    /// piped input reads like a session at the keyboard.
+    echo: bool,
+}
+
+impl<R: BufRead, W: Write> Console<R, W> {
+    /// A console over any reader and writer.
+    pub fn new(input: R, output: W, style: Style, echo: bool) -> Self {
+        Console {
+            input,
+            output,
+            style,
+            echo,
+        }
+    }
+
+    /// Shows one line of text.
+    pub fn say(&mut self, text: impl Display) -> io::Result<()> {
+        writeln!(self.output, "{text}")?;
+        self.output.flush()
+    }
+
+    /// Shows text as it is (for boards, which end in a newline).
+    pub fn show(&mut self, text: &str) -> io::Result<()> {
+        self.output.write_all(text.as_bytes())?;
+        self.output.flush()
+    }
+
+    /// Shows `question` and reads one line; `None` at end of input. A line
+    /// too long to be an answer is refused here and asked again.
+    pub fn ask(&mut self, question: &str) -> io::Result<Option<String>> {
+        let mut buf = Vec::new();
+        loop {
+            write!(self.output, "{question} ")?;
+            self.output.flush()?;
+            match read_line_bounded(&mut self.input, &mut buf, MAX_ENTRY)? {
+                LineRead::Eof => {
+                    // End the prompt's line so whatever follows starts clean.
+                    writeln!(self.output)?;
+                    return Ok(None);
+                }
+                LineRead::TooLong => {
+                    if self.echo {
+                        writeln!(self.output)?;
+                    }
+                    writeln!(self.output, "That line is too long. Please try again.")?;
+                }
+                LineRead::Line => {
+                    let line = String::from_utf8_lossy(&buf).trim().to_string();
+                    if self.echo {
+                        writeln!(self.output, "{line}")?;
+                    }
+                    return Ok(Some(line));
+                }
+            }
+        }
+    }
+}

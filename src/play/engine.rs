@@ -1,0 +1,281 @@
+//! A side played by an engine: the protocol as a GUI speaks it (`newgame`,
+//! `move`, `genmove`, `undo`), over any [`Link`] to an engine.
+//!
+//! The front end never trusts the engine's idea of the game: every move it
+//! sends back is checked by the caller with its own rules core.
+
+use crate::client::{ClientError, EngineProcess, Response};
+use crate::rules::{clip, Board, Cell, Geometry};
+use std::fmt;
+use std::time::{Duration, Instant};
+
+/// A request/response channel to one engine.
+pub trait Link {
+    /// Sends one request line and waits at most `timeout` for its response.
+    /// An error says in plain words what went wrong with the engine (it
+    /// exited, it was too slow); after an error the link is not used again.
+    fn request(&mut self, line: &str, timeout: Duration) -> Result<Response, String>;
+
+    /// Asks the engine to end and gives it a moment to do so.
+    fn quit(&mut self) {}
+}
+
+impl Link for EngineProcess {
+    fn request(&mut self, line: &str, timeout: Duration) -> Result<Response, String> {
+        EngineProcess::request(self, line, timeout).map_err(|e| {
+            let command = line.split_whitespace().next().unwrap_or(line);
+            let what = match e {
+                ClientError::Timeout => {
+                    format!("did not answer `{command}` within {}", seconds(timeout))
+                }
+                ClientError::Closed | ClientError::Write(_) => {
+                    "stopped: its output closed (it exited or crashed)".to_string()
+                }
+                other => other.to_string(),
+            };
+            match last_words(&self.stderr_tail()) {
+                Some(said) => format!("{what}; its last message was: {said}"),
+                None => what,
+            }
+        })
+    }
+
+    fn quit(&mut self) {
+        self.request_quit();
+        self.wait_until(Instant::now() + QUIT_GRACE);
+    }
+}
+
+/// How long an engine may take to exit after `quit` before it is killed.
+const QUIT_GRACE: Duration = Duration::from_millis(300);
+
+/// `30 s`, `1.5 s`.
+fn seconds(d: Duration) -> String {
+    format!("{} s", d.as_secs_f64())
+}
+
+/// The last non-empty line an engine wrote to stderr, shortened.
+fn last_words(stderr: &str) -> Option<String> {
+    stderr
+        .lines()
+        .rev()
+        .map(str::trim)
+        .find(|l| !l.is_empty())
+        .map(clip_message)
+}
+
+/// What went wrong with an engine, in plain words that complete "the engine
+/// …": `stopped: its output closed`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EngineFault(pub String);
+
+impl fmt::Display for EngineFault {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// One engine in a game: a link and the deadline for each answer.
+pub struct EngineSeat {
+    link: Box<dyn Link>,
+    timeout: Duration,
+}
+
+impl EngineSeat {
+    /// An engine seat over a link that is up.
+    pub fn new(link: Box<dyn Link>, timeout: Duration) -> EngineSeat {
+        EngineSeat { link, timeout }
+    }
+
+    fn request(&mut self, line: &str) -> Result<Response, EngineFault> {
+        self.link.request(line, self.timeout).map_err(EngineFault)
+    }
+
+    /// Asks the engine to end (it is killed when the seat is dropped).
+    pub fn quit(&mut self) {
+        self.link.quit();
+    }
+
+    /// Sends a request that must succeed with an empty result.
+    fn expect_ok(&mut self, line: &str) -> Result<(), EngineFault> {
+        let reply = self.request(line)?;
+        if reply.success {
+            Ok(())
+        } else {
+            Err(EngineFault(format!(
+                "refused `{line}`: {}",
+                clip_message(&reply.text)
+            )))
+        }
+    }
+
+    /// The engine's own name, if it answers `name` (not every engine does).
+    pub fn name(&mut self) -> Result<Option<String>, EngineFault> {
+        let reply = self.request("name")?;
+        let name = reply.text.trim();
+        Ok((reply.success && !name.is_empty()).then(|| clip(name)))
+    }
+
+    /// Sets an engine option (`set NAME VALUE`).
+    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineFault> {
+        self.expect_ok(&format!("set {name} {value}"))
+    }
+
+    /// Starts a game on an empty board of this shape.
+    pub fn new_game(&mut self, geometry: Geometry) -> Result<(), EngineFault> {
+        self.expect_ok(&newgame_line(geometry))
+    }
+
+    /// Tells the engine about a move of the other side.
+    pub fn tell(&mut self, cell: Cell) -> Result<(), EngineFault> {
+        self.expect_ok(&format!("move {cell}"))
+    }
+
+    /// Asks the engine for its move (which it plays on its own board). The
+    /// cell is only parsed here; whether it is legal is the caller's to check.
+    pub fn genmove(&mut self) -> Result<Cell, EngineFault> {
+        let reply = self.request("genmove")?;
+        if !reply.success {
+            return Err(EngineFault(format!(
+                "refused to move: {}",
+                clip_message(&reply.text)
+            )));
+        }
+        reply.text.parse::<Cell>().map_err(|_| {
+            EngineFault(format!(
+                "answered '{}' to genmove, which is not a move",
+                clip(reply.text.trim())
+            ))
+        })
+    }
+
+    /// Takes back `plies` moves so the engine's game is `board` again. Uses
+    /// `undo`; an engine that does not know it (only the core commands are
+    /// required) is brought back by replaying the game from `newgame`.
+    pub fn take_back(&mut self, plies: usize, board: &Board) -> Result<(), EngineFault> {
+        for _ in 0..plies {
+            if !self.request("undo")?.success {
+                return self.replay(board);
+            }
+        }
+        Ok(())
+    }
+
+    /// Sets the engine's game to `board`: a new game and its moves.
+    pub fn replay(&mut self, board: &Board) -> Result<(), EngineFault> {
+        self.new_game(board.geometry())?;
+        for cell in board.moves() {
+            self.tell(cell)?;
+        }
+        Ok(())
+    }
+}
+
+/// `newgame ROWS COLS K RULE` for a shape.
+pub fn newgame_line(g: Geometry) -> String {
+    format!("newgame {} {} {} {}", g.rows(), g.cols(), g.k(), g.rule())
+}
+
+/// An engine's failure text, shortened to one readable line.
+fn clip_message(msg: &str) -> String {
+    let first = msg.lines().next().unwrap_or("").trim();
+    if first.chars().count() > 120 {
+        let head: String = first.chars().take(120).collect();
+        format!("{head}...")
+    } else {
+        first.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rule;
+    use std::collections::VecDeque;
+
+    /// A scripted engine: the responses in order; records the requests.
+    struct Script {
+        replies: VecDeque<Result<Response, String>>,
+        sent: std::rc::Rc<std::cell::RefCell<Vec<String>>>,
+    }
+
+    impl Link for Script {
+        fn request(&mut self, line: &str, _t: Duration) -> Result<Response, String> {
+            self.sent.borrow_mut().push(line.to_string());
+            self.replies
+                .pop_front()
+                .unwrap_or_else(|| Err("stopped: its output closed".into()))
+        }
+    }
+
+    fn seat(
+        replies: Vec<Result<Response, String>>,
+    ) -> (EngineSeat, std::rc::Rc<std::cell::RefCell<Vec<String>>>) {
+        let sent = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+        let link = Script {
+            replies: replies.into(),
+            sent: sent.clone(),
+        };
+        (
+            EngineSeat::new(Box::new(link), Duration::from_secs(1)),
+            sent,
+        )
+    }
+
+    fn reply(success: bool, text: &str) -> Result<Response, String> {
+        Ok(Response {
+            success,
+            id: None,
+            text: text.into(),
+        })
+    }
+    fn ok(s: &str) -> Result<Response, String> {
+        reply(true, s)
+    }
+    fn fail(s: &str) -> Result<Response, String> {
+        reply(false, s)
+    }
+
+    #[test]
+    fn speaks_the_core_commands() {
+        let (mut e, sent) = seat(vec![ok(""), ok(""), ok("1 1")]);
+        let g = Geometry::new(16, 16, 5, Rule::Exact).unwrap();
+        e.new_game(g).unwrap();
+        e.tell(Cell::new(7, 8)).unwrap();
+        assert_eq!(e.genmove().unwrap(), Cell::new(0, 0));
+        assert_eq!(
+            *sent.borrow(),
+            ["newgame 16 16 5 exact", "move 8 9", "genmove"]
+        );
+    }
+
+    #[test]
+    fn faults_in_plain_words() {
+        let (mut e, _) = seat(vec![
+            ok("resign"),
+            fail("game over"),
+            fail("unacceptable size: no"),
+        ]);
+        assert!(e.genmove().unwrap_err().0.contains("'resign'"));
+        assert!(e
+            .genmove()
+            .unwrap_err()
+            .0
+            .contains("refused to move: game over"));
+        let err = e.new_game(Geometry::TIC_TAC_TOE).unwrap_err().0;
+        assert_eq!(err, "refused `newgame 3 3 3 free`: unacceptable size: no");
+        assert_eq!(e.genmove().unwrap_err().0, "stopped: its output closed");
+    }
+
+    #[test]
+    fn undo_falls_back_to_replay() {
+        let mut b = Board::new(Geometry::TIC_TAC_TOE);
+        b.try_play(Cell::new(1, 1)).unwrap();
+        let (mut e, sent) = seat(vec![ok(""), fail("unknown command"), ok(""), ok("")]);
+        e.take_back(2, &b).unwrap();
+        assert_eq!(
+            *sent.borrow(),
+            ["undo", "undo", "newgame 3 3 3 free", "move 2 2"]
+        );
+    }
+}

@@ -1,0 +1,249 @@
+//! Games in a row: start the engines, play, show the result and the running
+//! score, and ask to play again (sides swapped on request).
+
+use super::console::Console;
+use super::engine::EngineSeat;
+use super::game::{play_game, GameEnd, Participant};
+use super::score::Tally;
+use super::setup::{SeatSpec, Setup};
+use crate::client::{EngineProcess, StderrTo};
+use crate::rules::{Outcome, Player};
+use anyhow::Context;
+use std::io::{BufRead, Write};
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// How engines are started and paced.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Seed of the first participant's bot; the second gets the next one.
+    pub seed: u64,
+    /// Time per move for bots, in milliseconds (`None`: the engine's default).
+    pub movetime: Option<u64>,
+    /// Longest wait for any engine answer.
+    pub timeout: Duration,
+    /// Pause after each move when no person plays.
+    pub pace: Duration,
+    /// The `kinrow` program that runs the built-in bots.
+    pub engine_program: PathBuf,
+}
+
+/// One participant's seat as set up, kept to restart a failed engine.
+struct Entrant {
+    spec: SeatSpec,
+    seed: u64,
+    player: Participant,
+}
+
+/// Plays games until the person stops or the input ends.
+pub fn run<R: BufRead, W: Write>(
+    con: &mut Console<R, W>,
+    setup: &Setup,
+    options: &Options,
+) -> anyhow::Result<()> {
+    let mut entrants = start_entrants(setup, options)?;
+    if [&setup.x, &setup.o]
+        .iter()
+        .any(|s| matches!(s, SeatSpec::Bot(_)))
+    {
+        con.say(format!(
+            "Bots use seed {} (add --seed {} to replay their choices).",
+            options.seed, options.seed
+        ))?;
+    }
+    let mut tally = Tally::new(&entrants[0].player.name, &entrants[1].player.name);
+    // Which entrant plays X this game.
+    let mut x_entrant = 0;
+    let result = loop {
+        if let Err(e) = restart_failed(&mut entrants, options) {
+            con.say(format!("{e:#}"))?;
+            break Ok(());
+        }
+        let [first, second] = &mut entrants;
+        let seats = if x_entrant == 0 {
+            [&mut first.player, &mut second.player]
+        } else {
+            [&mut second.player, &mut first.player]
+        };
+        let end = play_game(con, seats, setup.geometry, options.pace)?;
+        let entrant_of = |side: Player| match side {
+            Player::X => x_entrant,
+            Player::O => 1 - x_entrant,
+        };
+        let style = con.style;
+        let label = |entrants: &[Entrant; 2], side: Player| {
+            let p = &entrants[entrant_of(side)].player;
+            format!("{} ({})", super::render::paint(side, style), p.name)
+        };
+        match end {
+            GameEnd::Over(Outcome::Win { winner, line }) => {
+                let cells: Vec<String> = line.cells().map(|c| c.to_string()).collect();
+                con.say(format!(
+                    "{} wins with {} in a row: {}.",
+                    label(&entrants, winner),
+                    line.len(),
+                    cells.join(", ")
+                ))?;
+                tally.add_win(entrant_of(winner));
+            }
+            GameEnd::Over(Outcome::Draw) => {
+                con.say("The board is full: it's a draw.")?;
+                tally.add_draw();
+            }
+            GameEnd::Left => con.say("You left the game; it does not count.")?,
+            GameEnd::EndOfInput => {
+                con.say("End of input: leaving the game.")?;
+                break Ok(());
+            }
+            GameEnd::Fault(side, fault) => {
+                con.say(format!(
+                    "The engine playing {} {fault}. The game ends here and does not count.",
+                    label(&entrants, side)
+                ))?;
+                // Dropping the seat kills and reaps the process; the next
+                // game starts a fresh one.
+                entrants[entrant_of(side)].player.engine = None;
+            }
+        }
+        con.say(format!("Score: {tally}"))?;
+        match ask_again(con)? {
+            Again::Same => {}
+            Again::Swap => x_entrant = 1 - x_entrant,
+            Again::Stop => break Ok(()),
+        }
+    };
+    if tally.games() > 0 {
+        con.say(format!("Thanks for playing. Final score: {tally}."))?;
+    } else {
+        con.say("Thanks for playing.")?;
+    }
+    for entrant in &mut entrants {
+        if let Some(engine) = entrant.player.engine.as_mut() {
+            engine.quit();
+        }
+    }
+    result
+}
+
+/// The answer to "play again?".
+enum Again {
+    Same,
+    Swap,
+    Stop,
+}
+
+fn ask_again<R: BufRead, W: Write>(con: &mut Console<R, W>) -> std::io::Result<Again> {
+    loop {
+        let Some(answer) = con.ask("Play again? y = yes, s = yes with sides swapped, n = no:")?
+        else {
+            return Ok(Again::Stop);
+        };
+        match answer.to_ascii_lowercase().as_str() {
+            "y" | "yes" => return Ok(Again::Same),
+            "s" | "swap" => return Ok(Again::Swap),
+            "n" | "no" | "q" | "quit" => return Ok(Again::Stop),
+            _ => con.say("Please answer y, s or n.")?,
+        }
+    }
+}
+
+/// Names the participants and starts their engines. Participant 0 plays X
+/// in the first game.
+fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 2]> {
+    let humans = [&setup.x, &setup.o].iter().filter(|s| s.is_human()).count();
+    let mut entrants = [Player::X, Player::O].map(|side| {
+        let spec = setup.seat(side).clone();
+        let name = match &spec {
+            SeatSpec::Human if humans == 2 => format!("player {}", side.index() + 1),
+            SeatSpec::Human => "you".to_string(),
+            SeatSpec::Bot(bot) => bot.to_string(),
+            SeatSpec::Engine(argv) => program_name(argv),
+        };
+        Entrant {
+            spec,
+            seed: options.seed.wrapping_add(side.index() as u64),
+            player: Participant { name, engine: None },
+        }
+    });
+    for entrant in &mut entrants {
+        if !entrant.spec.is_human() {
+            let mut engine = start(entrant, options)?;
+            if let SeatSpec::Engine(argv) = &entrant.spec {
+                // The first exchange also shows whether the program speaks
+                // at all: one that doesn't is a setup error, said at once.
+                match engine.name() {
+                    Ok(Some(name)) => entrant.player.name = name,
+                    Ok(None) => {}
+                    Err(fault) => anyhow::bail!("the engine `{}` {fault}", argv.join(" ")),
+                }
+            }
+            entrant.player.engine = Some(engine);
+        }
+    }
+    if entrants[0].player.name == entrants[1].player.name {
+        for (i, e) in entrants.iter_mut().enumerate() {
+            e.player.name = format!("{} #{}", e.player.name, i + 1);
+        }
+    }
+    Ok(entrants)
+}
+
+/// Starts engines that failed in the last game again.
+fn restart_failed(entrants: &mut [Entrant; 2], options: &Options) -> anyhow::Result<()> {
+    for entrant in entrants.iter_mut() {
+        if !entrant.spec.is_human() && entrant.player.engine.is_none() {
+            let engine = start(entrant, options)?;
+            entrant.player.engine = Some(engine);
+        }
+    }
+    Ok(())
+}
+
+/// Starts the engine of one entrant.
+fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
+    let argv = match &entrant.spec {
+        SeatSpec::Human => anyhow::bail!("a person has no engine"),
+        SeatSpec::Bot(bot) => {
+            let mut argv = vec![
+                options.engine_program.to_string_lossy().into_owned(),
+                "--bot".to_string(),
+                bot.to_string(),
+                "--seed".to_string(),
+                entrant.seed.to_string(),
+            ];
+            if let Some(ms) = options.movetime {
+                argv.extend(["--movetime".to_string(), ms.to_string()]);
+            }
+            argv
+        }
+        SeatSpec::Engine(argv) => argv.clone(),
+    };
+    let process = EngineProcess::spawn(&argv, StderrTo::Discard)
+        .with_context(|| format!("cannot start the engine `{}`", argv.join(" ")))?;
+    // The wait covers the thinking time asked for, on top of the timeout.
+    let timeout = options.timeout + Duration::from_millis(options.movetime.unwrap_or(0));
+    let mut seat = EngineSeat::new(Box::new(process), timeout);
+    if let (SeatSpec::Engine(_), Some(ms)) = (&entrant.spec, options.movetime) {
+        // Not every engine has this option; one that refuses it plays at its
+        // own pace.
+        let _ = seat.set_option("movetime", &ms.to_string());
+    }
+    Ok(seat)
+}
+
+/// A short name for an engine command: its script or program file name.
+fn program_name(argv: &[String]) -> String {
+    let interpreters = ["python", "python3", "node", "ruby", "perl", "sh", "bash"];
+    let word = match argv {
+        [first, second, ..] if interpreters.contains(&base(first).as_str()) => second,
+        [first, ..] => first,
+        [] => return "engine".to_string(),
+    };
+    crate::rules::clip(&base(word))
+}
+
+fn base(path: &str) -> String {
+    std::path::Path::new(path)
+        .file_name()
+        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
+}

@@ -1,0 +1,219 @@
+//! What a game is set up with: the board and who plays each side, whether it
+//! came from flags or from the menu.
+
+use crate::bots::BotKind;
+use crate::rules::{Geometry, Player, Rule};
+use std::fmt;
+
+/// Who plays one side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SeatSpec {
+    /// A person at the keyboard.
+    Human,
+    /// A bot of the `kinrow` engine (this very binary, started as a child).
+    Bot(BotKind),
+    /// Any engine program, as an argument vector (never run through a shell).
+    Engine(Vec<String>),
+}
+
+impl SeatSpec {
+    /// Whether a person plays this side.
+    pub fn is_human(&self) -> bool {
+        matches!(self, SeatSpec::Human)
+    }
+
+    /// Parses `--x`/`--o`: `human` or the name of a bot.
+    pub fn parse_player(s: &str) -> Result<SeatSpec, String> {
+        match s {
+            "human" | "person" => Ok(SeatSpec::Human),
+            _ => s
+                .parse::<BotKind>()
+                .map(SeatSpec::Bot)
+                .map_err(|e| format!("{e}, or human")),
+        }
+    }
+}
+
+/// A complete game setup.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setup {
+    /// Board size, K and rule.
+    pub geometry: Geometry,
+    /// Who plays X (X moves first).
+    pub x: SeatSpec,
+    /// Who plays O.
+    pub o: SeatSpec,
+}
+
+impl Setup {
+    /// The seat of one side.
+    pub fn seat(&self, side: Player) -> &SeatSpec {
+        match side {
+            Player::X => &self.x,
+            Player::O => &self.o,
+        }
+    }
+}
+
+/// A named board of the menu.
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    /// What the menu shows.
+    pub name: &'static str,
+    /// The shape it stands for.
+    pub geometry: Geometry,
+}
+
+/// The boards the menu offers, smallest first.
+pub fn presets() -> Vec<Preset> {
+    let shape =
+        |rows, cols, k| Geometry::new(rows, cols, k, Rule::Free).unwrap_or(Geometry::TIC_TAC_TOE);
+    vec![
+        Preset {
+            name: "tic-tac-toe, 3x3, 3 in a row",
+            geometry: Geometry::TIC_TAC_TOE,
+        },
+        Preset {
+            name: "4x4, 4 in a row",
+            geometry: shape(4, 4, 4),
+        },
+        Preset {
+            name: "5x5, 4 in a row",
+            geometry: shape(5, 5, 4),
+        },
+        Preset {
+            name: "gomoku, 15x15, 5 in a row",
+            geometry: shape(15, 15, 5),
+        },
+        Preset {
+            name: "gomoku, 16x16, 5 in a row",
+            geometry: shape(16, 16, 5),
+        },
+    ]
+}
+
+/// A human-friendly description of a shape: `3x3, 3 in a row`, with the rule
+/// when it is `exact`.
+pub struct Describe(pub Geometry);
+
+impl fmt::Display for Describe {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let g = self.0;
+        write!(f, "{}x{}, {} in a row", g.rows(), g.cols(), g.k())?;
+        if g.rule() == Rule::Exact {
+            f.write_str(" (exactly: longer lines do not win)")?;
+        }
+        Ok(())
+    }
+}
+
+/// Splits an engine command line into words like a POSIX shell would, but
+/// without running one: blanks separate words, `'…'` is literal, `"…"` keeps
+/// blanks and takes `\"` and `\\`, and `\` outside quotes escapes one
+/// character.
+pub fn split_command(line: &str) -> Result<Vec<String>, String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let mut in_word = false;
+    let mut chars = line.chars();
+    while let Some(ch) = chars.next() {
+        match ch {
+            c if c.is_whitespace() => {
+                if in_word {
+                    words.push(std::mem::take(&mut word));
+                    in_word = false;
+                }
+            }
+            '\'' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('\'') => break,
+                        Some(c) => word.push(c),
+                        None => return Err("a quote ' is not closed".into()),
+                    }
+                }
+            }
+            '"' => {
+                in_word = true;
+                loop {
+                    match chars.next() {
+                        Some('"') => break,
+                        Some('\\') => match chars.next() {
+                            Some(c @ ('"' | '\\')) => word.push(c),
+                            Some(c) => {
+                                word.push('\\');
+                                word.push(c);
+                            }
+                            None => return Err("a quote \" is not closed".into()),
+                        },
+                        Some(c) => word.push(c),
+                        None => return Err("a quote \" is not closed".into()),
+                    }
+                }
+            }
+            '\\' => {
+                in_word = true;
+                if let Some(c) = chars.next() {
+                    word.push(c);
+                }
+            }
+            c => {
+                in_word = true;
+                word.push(c);
+            }
+        }
+    }
+    if in_word {
+        words.push(word);
+    }
+    if words.is_empty() {
+        return Err("the engine command is empty".into());
+    }
+    Ok(words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn splits_like_a_shell() {
+        assert_eq!(
+            split_command("python3 bots/random.py").unwrap(),
+            ["python3", "bots/random.py"]
+        );
+        assert_eq!(
+            split_command(r#"  a 'b c' "d \"e\"" f\ g ''"#).unwrap(),
+            ["a", "b c", "d \"e\"", "f g", ""]
+        );
+        assert!(split_command("a 'b").is_err());
+        assert!(split_command("   ").is_err());
+    }
+
+    #[test]
+    fn player_names() {
+        assert_eq!(SeatSpec::parse_player("human"), Ok(SeatSpec::Human));
+        assert_eq!(
+            SeatSpec::parse_player("minimax"),
+            Ok(SeatSpec::Bot(BotKind::Minimax))
+        );
+        let err = SeatSpec::parse_player("stockfish").unwrap_err();
+        assert!(err.contains("random, blocking, minimax"), "{err}");
+    }
+
+    #[test]
+    fn presets_are_the_classics() {
+        let shapes: Vec<String> = presets().iter().map(|p| p.geometry.to_string()).collect();
+        assert_eq!(
+            shapes,
+            [
+                "3x3 k3 free",
+                "4x4 k4 free",
+                "5x5 k4 free",
+                "15x15 k5 free",
+                "16x16 k5 free"
+            ]
+        );
+    }
+}

@@ -1,0 +1,395 @@
+//! The minimax bot checked against an independent brute-force solver on
+//! every reachable position of small games, against every opponent in
+//! tic-tac-toe, on known values, and for answering in time on large boards.
+
+mod common;
+
+use kinrow::bots::{Bot, BotKind, Limits, Minimax};
+use kinrow::rules::{Board, Cell, Geometry, Outcome, Player, Rule};
+use std::collections::{HashMap, HashSet};
+use std::time::{Duration, Instant};
+
+fn limits(ms: u64) -> Limits {
+    Limits::starting_now(Duration::from_millis(ms))
+}
+
+fn geometry(rows: u32, cols: u32, k: u32, rule: Rule) -> Geometry {
+    Geometry::new(rows, cols, k, rule).unwrap()
+}
+
+/// Perfect values by plain memoised negamax over the rules, independent of
+/// the bot: for the side to move, `100 - n` is a win with the n-th ply from
+/// now, `-(100 - n)` a loss in n plies, 0 a draw.
+#[derive(Default)]
+struct Oracle {
+    memo: HashMap<Vec<Option<Player>>, i32>,
+}
+
+impl Oracle {
+    fn value(&mut self, board: &mut Board) -> i32 {
+        let key: Vec<Option<Player>> = board.squares().map(|s| board.stone_on(s)).collect();
+        if let Some(&v) = self.memo.get(&key) {
+            return v;
+        }
+        let moves: Vec<Cell> = board.legal_moves().collect();
+        let best = moves
+            .into_iter()
+            .map(|m| self.move_value(board, m))
+            .max()
+            .expect("an ongoing game has moves");
+        self.memo.insert(key, best);
+        best
+    }
+
+    /// The value of playing `cell` for the side to move.
+    fn move_value(&mut self, board: &mut Board, cell: Cell) -> i32 {
+        let v = match board.try_play(cell).unwrap() {
+            Some(Outcome::Win { .. }) => 99,
+            Some(Outcome::Draw) => 0,
+            None => {
+                let child = self.value(board);
+                -(child - child.signum())
+            }
+        };
+        board.undo();
+        v
+    }
+}
+
+/// The bot's proven score on the oracle's scale.
+fn oracle_scale(score: i32) -> i32 {
+    const WIN: i32 = 1_000_000_000;
+    match score {
+        s if s > 0 => 100 - (WIN - s),
+        s if s < 0 => -(100 - (WIN + s)),
+        _ => 0,
+    }
+}
+
+/// A board after the given moves, X first.
+fn position(geo: Geometry, moves: &[(u8, u8)]) -> Board {
+    let mut b = Board::new(geo);
+    for &(r, c) in moves {
+        assert!(b.try_play(Cell::new(r, c)).unwrap().is_none());
+    }
+    b
+}
+
+/// X's and O's stones, interleaved into a move list (X has as many or one more).
+fn stones(x: &[(u8, u8)], o: &[(u8, u8)]) -> Vec<(u8, u8)> {
+    assert!(x.len() == o.len() || x.len() == o.len() + 1);
+    let mut moves = Vec::new();
+    for (i, &m) in x.iter().enumerate() {
+        moves.push(m);
+        if let Some(&m) = o.get(i) {
+            moves.push(m);
+        }
+    }
+    moves
+}
+
+#[test]
+fn plays_perfectly_on_every_position_of_small_games() {
+    let shapes = [
+        (geometry(3, 3, 3, Rule::Free), Some(4520)), // 5,478 positions less 958 ended
+        (geometry(1, 1, 1, Rule::Free), Some(1)),
+        (geometry(1, 7, 3, Rule::Exact), None),
+        (geometry(2, 5, 3, Rule::Exact), None),
+        (geometry(2, 4, 2, Rule::Free), None),
+        (geometry(5, 1, 3, Rule::Free), None),
+    ];
+    for (geo, expected) in shapes {
+        let positions = common::ongoing_positions(geo);
+        if let Some(n) = expected {
+            assert_eq!(positions.len(), n, "{geo}");
+        }
+        let mut oracle = Oracle::default();
+        let mut bot = Minimax::new(7);
+        for pos in &positions {
+            let mut b = pos.clone();
+            let best = oracle.value(&mut b);
+            let choice = bot.choose(pos, limits(5000));
+            assert!(b.check(choice).is_ok(), "{geo}\n{pos}\nillegal {choice}");
+            let got = oracle.move_value(&mut b, choice);
+            assert_eq!(got, best, "{geo}\n{pos}\nplayed {choice}");
+            let report = bot.last_report();
+            if let (true, Some(score)) = (report.solved, report.score) {
+                assert_eq!(oracle_scale(score), best, "{geo}\n{pos}\n{report:?}");
+            }
+        }
+    }
+}
+
+/// Plays every game where the bot (as `side`) meets every possible opponent;
+/// counts outcomes by winner.
+fn walk(
+    board: &mut Board,
+    bot: &mut dyn Bot,
+    side: Player,
+    tally: &mut HashMap<Option<Player>, u32>,
+) {
+    if let Some(outcome) = board.outcome() {
+        *tally.entry(outcome.winner()).or_default() += 1;
+        return;
+    }
+    if board.to_move() == side {
+        let choice = bot.choose(board, limits(5000));
+        board.try_play(choice).unwrap();
+        walk(board, bot, side, tally);
+        board.undo();
+    } else {
+        let moves: Vec<Cell> = board.legal_moves().collect();
+        for m in moves {
+            board.try_play(m).unwrap();
+            walk(board, bot, side, tally);
+            board.undo();
+        }
+    }
+}
+
+#[test]
+fn never_loses_tic_tac_toe_against_any_opponent() {
+    for seed in 0..4 {
+        for side in [Player::X, Player::O] {
+            let mut bot = BotKind::Minimax.build(seed);
+            let mut tally = HashMap::new();
+            walk(
+                &mut Board::new(Geometry::TIC_TAC_TOE),
+                bot.as_mut(),
+                side,
+                &mut tally,
+            );
+            let games: u32 = tally.values().sum();
+            assert!(games > 20, "seed {seed} as {side}: {tally:?}");
+            assert_eq!(
+                tally.get(&Some(side.other())),
+                None,
+                "seed {seed} as {side}"
+            );
+            assert!(tally.get(&Some(side)).copied().unwrap_or(0) > 0);
+        }
+    }
+}
+
+/// A whole game between two bots; returns the moves and the outcome.
+fn play_out(geo: Geometry, x: &mut dyn Bot, o: &mut dyn Bot, ms: u64) -> (Vec<Cell>, Outcome) {
+    let mut board = Board::new(geo);
+    while board.outcome().is_none() {
+        let bot: &mut dyn Bot = if board.to_move() == Player::X {
+            &mut *x
+        } else {
+            &mut *o
+        };
+        let choice = bot.choose(&board, limits(ms));
+        board.try_play(choice).unwrap();
+    }
+    (board.moves().collect(), board.outcome().unwrap())
+}
+
+#[test]
+fn self_play_at_tic_tac_toe_is_a_draw_and_the_seed_decides_the_game() {
+    let game = |seed: u64| {
+        let (mut x, mut o) = (Minimax::new(seed), Minimax::new(seed + 100));
+        play_out(Geometry::TIC_TAC_TOE, &mut x, &mut o, 5000)
+    };
+    let mut distinct = HashSet::new();
+    for seed in 0..12 {
+        let (moves, outcome) = game(seed);
+        assert_eq!(outcome, Outcome::Draw, "seed {seed}: {moves:?}");
+        assert_eq!(game(seed).0, moves, "seed {seed} replays the same game");
+        distinct.insert(moves);
+    }
+    assert!(
+        distinct.len() > 3,
+        "seeds should vary the games: {}",
+        distinct.len()
+    );
+}
+
+#[test]
+fn takes_a_win_blocks_a_four_and_handles_an_open_three() {
+    let gomoku = geometry(15, 15, 5, Rule::Free);
+    let far_o = [(0, 0), (0, 14), (14, 0), (14, 14), (0, 7)];
+    // X to move with four in a row (open at both ends) takes a win.
+    let b = position(
+        gomoku,
+        &stones(&[(7, 3), (7, 4), (7, 5), (7, 6)], &far_o[..4]),
+    );
+    let mut bot = Minimax::new(1);
+    let c = bot.choose(&b, limits(500));
+    assert!(b.wins_through(b.square(c), Player::X), "played {c}");
+    assert_eq!(bot.last_report().proven_result(), Some(1));
+
+    // O has four, X nothing: X must block the one open end.
+    let b = position(
+        gomoku,
+        &stones(
+            &[(7, 2), (0, 0), (0, 7), (14, 14)],
+            &[(7, 3), (7, 4), (7, 5), (7, 6)],
+        ),
+    );
+    assert_eq!(bot.choose(&b, limits(500)), Cell::new(7, 7));
+
+    // Both have four: winning beats blocking.
+    let b = position(
+        gomoku,
+        &stones(
+            &[(10, 3), (10, 4), (10, 5), (10, 6)],
+            &[(7, 3), (7, 4), (7, 5), (7, 6)],
+        ),
+    );
+    let c = bot.choose(&b, limits(500));
+    assert!(b.wins_through(b.square(c), Player::X), "played {c}");
+
+    // An open three to move is a forced win (an open four next)...
+    let b = position(gomoku, &stones(&[(7, 5), (7, 6), (7, 7)], &far_o[..3]));
+    let c = bot.choose(&b, limits(500));
+    assert_eq!(bot.last_report().proven_result(), Some(1), "played {c}");
+    // ...so facing one, O must close it right at one end.
+    let b = position(
+        gomoku,
+        &stones(&[(7, 5), (7, 6), (7, 7), (14, 7)], &far_o[..3]),
+    );
+    let c = bot.choose(&b, limits(500));
+    assert!(
+        [Cell::new(7, 4), Cell::new(7, 8)].contains(&c),
+        "played {c}"
+    );
+}
+
+#[test]
+fn the_exact_rule_does_not_count_an_overline() {
+    // X: four in a row at columns 3-6 and one more at 8. Filling 7 makes six
+    // (an overline); column 2 makes exactly five.
+    let x = [(7, 3), (7, 4), (7, 5), (7, 6), (7, 8)];
+    let o = [(0, 0), (0, 2), (0, 4), (0, 6), (0, 8)];
+    for seed in 0..4 {
+        let b = position(geometry(15, 15, 5, Rule::Exact), &stones(&x, &o));
+        assert_eq!(Minimax::new(seed).choose(&b, limits(500)), Cell::new(7, 2));
+    }
+    let b = position(geometry(15, 15, 5, Rule::Free), &stones(&x, &o));
+    let wins: HashSet<Cell> = (0..8)
+        .map(|seed| Minimax::new(seed).choose(&b, limits(500)))
+        .collect();
+    assert_eq!(wins, HashSet::from([Cell::new(7, 2), Cell::new(7, 7)]));
+}
+
+#[test]
+fn solves_4x4_k4_from_the_empty_board_as_a_draw() {
+    let board = Board::new(geometry(4, 4, 4, Rule::Free));
+    let mut bot = Minimax::new(3);
+    let start = Instant::now();
+    let c = bot.choose(&board, limits(60_000));
+    eprintln!(
+        "4x4 k4 first move {c} in {:?}: {:?}",
+        start.elapsed(),
+        bot.last_report()
+    );
+    assert!(board.check(c).is_ok());
+    assert_eq!(bot.last_report().proven_result(), Some(0));
+}
+
+#[test]
+fn wins_the_first_player_wins_as_x() {
+    // 4x3 k3 (4 columns, 3 rows) and 4x4 k3 are first-player wins.
+    for geo in [geometry(3, 4, 3, Rule::Free), geometry(4, 4, 3, Rule::Free)] {
+        let mut probe = Minimax::new(0);
+        probe.choose(&Board::new(geo), limits(60_000));
+        assert_eq!(probe.last_report().proven_result(), Some(1), "{geo}");
+        for seed in 0..6 {
+            let mut x = Minimax::new(seed);
+            let mut o = BotKind::Random.build(seed);
+            let (moves, outcome) = play_out(geo, &mut x, o.as_mut(), 5000);
+            assert_eq!(
+                outcome.winner(),
+                Some(Player::X),
+                "{geo} seed {seed}: {moves:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn answers_in_time_on_large_boards() {
+    let gomoku = geometry(15, 15, 5, Rule::Free);
+    let mut bot = Minimax::new(5);
+    let start = Instant::now();
+    let c = bot.choose(&Board::new(gomoku), limits(200));
+    assert!(start.elapsed() < Duration::from_secs(5));
+    assert_eq!(c, Cell::new(7, 7), "the centre");
+
+    // A game against blocking at 200 ms a move: legal moves, never a hang.
+    let mut blocking = BotKind::Blocking.build(5);
+    let mut board = Board::new(gomoku);
+    while board.outcome().is_none() && board.ply() < 40 {
+        let start = Instant::now();
+        let c = if board.to_move() == Player::X {
+            bot.choose(&board, limits(200))
+        } else {
+            blocking.choose(&board, limits(200))
+        };
+        assert!(start.elapsed() < Duration::from_secs(5));
+        board.try_play(c).unwrap();
+    }
+    assert_eq!(
+        board.outcome().and_then(|o| o.winner()),
+        Some(Player::X),
+        "\n{board}"
+    );
+
+    // The largest board at the smallest movetime.
+    let mut board = Board::new(geometry(32, 32, 5, Rule::Exact));
+    for _ in 0..6 {
+        let start = Instant::now();
+        let c = bot.choose(&board, limits(1));
+        assert!(start.elapsed() < Duration::from_secs(5));
+        board.try_play(c).unwrap();
+    }
+}
+
+#[test]
+fn depth_option_caps_the_search() {
+    let mut bot = Minimax::new(9);
+    assert!(bot.set_option("depth", "x").is_err());
+    assert!(bot.set_option("width", "3").is_err());
+    bot.set_option("depth", "2").unwrap();
+    let b = position(geometry(15, 15, 5, Rule::Free), &[(7, 7), (7, 8), (8, 8)]);
+    bot.choose(&b, limits(10_000));
+    assert_eq!(bot.last_report().depth, 2);
+    // With a cap the clock plays no part: the same seed plays the same game.
+    let game = |seed| {
+        let (mut x, mut o) = (Minimax::new(seed), Minimax::new(seed));
+        x.set_option("depth", "3").unwrap();
+        o.set_option("depth", "2").unwrap();
+        play_out(geometry(7, 7, 4, Rule::Free), &mut x, &mut o, 10_000)
+    };
+    assert_eq!(game(4), game(4));
+    bot.set_option("depth", "0").unwrap();
+}
+
+/// Runs the `kinrow` binary on `input`; returns its responses.
+fn engine_session(args: &[&str], input: &str) -> Vec<String> {
+    let out = assert_cmd::cargo::cargo_bin_cmd!("kinrow")
+        .args(args)
+        .write_stdin(input)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("kinrow runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    text.split_terminator("\n\n").map(str::to_string).collect()
+}
+
+#[test]
+fn through_the_engine_it_takes_options_blocks_and_draws_with_itself() {
+    let r = engine_session(
+        &["--bot", "minimax", "--seed", "1"],
+        "set depth x\nset depth 2\nnewgame 3 3 3\nmove 1 1\nmove 2 2\nmove 1 2\ngenmove\nstatus\n",
+    );
+    assert!(r[0].starts_with("? invalid option"), "{r:?}");
+    assert_eq!(r[1..], ["=", "=", "=", "=", "=", "= 1 3", "= ongoing X"]);
+
+    let input = format!("newgame 3 3 3\n{}status\n", "genmove\n".repeat(9));
+    let r = engine_session(&["--seed", "2", "--movetime", "2000"], &input);
+    assert_eq!(r.last().map(String::as_str), Some("= draw"), "{r:?}");
+}

@@ -1,0 +1,449 @@
+//! `kinrow play` sessions through the real binary: whole games typed on
+//! stdin, bots and engines started as child processes.
+
+use assert_cmd::cargo::cargo_bin_cmd;
+use std::process::Output;
+use std::time::Duration;
+
+/// Runs `kinrow play ARGS` with `input` on stdin (then end of input).
+fn run(args: &[&str], input: &str) -> Output {
+    cargo_bin_cmd!("kinrow")
+        .arg("play")
+        .args(args)
+        .env_remove("NO_COLOR")
+        .write_stdin(input)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("kinrow play runs")
+}
+
+/// Like [`run`], asserting exit status 0; returns stdout.
+fn play(args: &[&str], input: &str) -> String {
+    let out = run(args, input);
+    let stdout = String::from_utf8(out.stdout).expect("output is UTF-8");
+    assert!(
+        out.status.success(),
+        "exit status {:?}\nstderr: {}\nstdout: {stdout}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // Output that is not a terminal never gets colour.
+    assert!(!stdout.contains('\x1b'), "escape codes in {stdout}");
+    stdout
+}
+
+/// Moves typed one per line.
+fn lines(moves: &[&str]) -> String {
+    moves.iter().map(|m| format!("{m}\n")).collect()
+}
+
+/// The fixture engine in one of its modes, as an `--o-engine`/`--x-engine` value.
+fn fixture(mode: &str) -> String {
+    format!(
+        "python3 {}/tests/fixtures/play_engine.py {mode}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+const HOT_SEAT: [&str; 4] = ["--x", "human", "--o", "human"];
+
+/// X takes the top row: X 1 1, O 2 1, X 1 2, O 2 2, X 1 3.
+const X_TOP_ROW: [&str; 5] = ["1 1", "2 1", "1 2", "2 2", "1 3"];
+
+/// A drawn game, typed in both notations (cell numbers and `R C`).
+const DRAW: [&str; 9] = ["5", "1 1", "2", "3 2", "3 1", "3", "2 3", "4", "3 3"];
+
+#[test]
+fn hot_seat_game_to_a_win() {
+    let out = play(&HOT_SEAT, &lines(&[&X_TOP_ROW[..], &["n"]].concat()));
+    assert!(out.contains("X (player 1) against O (player 2)"), "{out}");
+    assert!(
+        out.contains("X (player 1) wins with 3 in a row: 1 1, 1 2, 1 3."),
+        "{out}"
+    );
+    // The classic board with the winning line marked.
+    assert!(
+        out.contains(
+            "     1   2   3\n \
+             1  [X]|[X]|[X]\n    \
+             ---+---+---\n \
+             2   O | O |\n    \
+             ---+---+---\n \
+             3     |   |\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("Score: player 1: 1, player 2: 0, draws: 0"),
+        "{out}"
+    );
+    assert!(out.ends_with("Thanks for playing. Final score: player 1: 1, player 2: 0, draws: 0.\n"));
+}
+
+#[test]
+fn hot_seat_game_to_a_draw() {
+    let out = play(&HOT_SEAT, &lines(&[&DRAW[..], &["n"]].concat()));
+    assert!(out.contains("The board is full: it's a draw."), "{out}");
+    assert!(!out.contains("wins"), "{out}");
+    // The last move is marked; nine stones are on the board.
+    assert!(out.contains(" 3   X | O |(X)\n"), "{out}");
+    assert!(
+        out.contains("Score: player 1: 0, player 2: 0, draws: 1"),
+        "{out}"
+    );
+}
+
+#[test]
+fn against_minimax_the_forced_line() {
+    // X plays the first free cell each time (cell numbers, so `3` is refused
+    // once O holds it). Perfect O must answer the corner with the centre,
+    // block 1 3, and then win at once on the diagonal: each of its moves is
+    // the only one that does not lose or the only quickest win.
+    let args = ["--o", "minimax", "--seed", "11", "--movetime", "500"];
+    let out = play(&args, "1\n2\n3\n4\nn\n");
+    assert!(out.contains("O (minimax) plays 2 2."), "{out}");
+    assert!(out.contains("O (minimax) plays 1 3."), "{out}");
+    assert!(out.contains("1 3 is already taken by O."), "{out}");
+    assert!(
+        out.contains("O (minimax) wins with 3 in a row: 1 3, 2 2, 3 1."),
+        "{out}"
+    );
+    assert!(out.contains("Score: you: 0, minimax: 1, draws: 0"), "{out}");
+}
+
+#[test]
+fn every_kind_of_bad_entry_gets_a_message_and_changes_nothing() {
+    let bad_for_x = [
+        "",
+        "abc",
+        "2 x",
+        "4 1",
+        "1 4",
+        "0 0",
+        "-1 2",
+        "99999999999999999999 1",
+        "1 2 3",
+        "0",
+        "10",
+    ];
+    let bad_for_o = ["1 1", "1"];
+    let input = lines(
+        &[
+            &bad_for_x[..],
+            &X_TOP_ROW[..1],
+            &bad_for_o[..],
+            &X_TOP_ROW[1..],
+            &["n"],
+        ]
+        .concat(),
+    );
+    let out = play(&HOT_SEAT, &input);
+    for message in [
+        "Please enter a move: a row and a column, like 2 1.",
+        "'abc' is not a number.",
+        "'x' is not a number.",
+        "There is no row 4: rows go from 1 to 3.",
+        "There is no column 4: columns go from 1 to 3.",
+        "There is no row 0: rows go from 1 to 3.",
+        "There is no row -1: rows go from 1 to 3.",
+        "There is no row 99999999999999999999: rows go from 1 to 3.",
+        "Too many numbers: enter a row and a column, like 2 1.",
+        "There is no cell 0: cells are numbered 1 to 9",
+        "There is no cell 10: cells are numbered 1 to 9",
+    ] {
+        assert!(out.contains(message), "missing {message:?} in {out}");
+    }
+    assert_eq!(
+        out.matches("1 1 is already taken by X.").count(),
+        2,
+        "{out}"
+    );
+    // Each bad entry was followed by the same prompt again, and the game
+    // went on exactly as the good moves say.
+    assert_eq!(
+        out.matches("X (player 1), your move:").count(),
+        bad_for_x.len() + 3,
+        "{out}"
+    );
+    assert_eq!(out.matches("O (player 2), your move:").count(), 2 + 2);
+    assert!(
+        out.contains("X (player 1) wins with 3 in a row: 1 1, 1 2, 1 3."),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_single_number_is_not_a_move_on_bigger_boards() {
+    let out = play(
+        &["--board", "4x4", "--x", "human", "--o", "human"],
+        "5\n4 4\n",
+    );
+    assert!(
+        out.contains("Enter both a row and a column, separated by a space, like 2 1."),
+        "{out}"
+    );
+    assert!(out.contains(" 4     |   |   |(X)\n"), "{out}");
+}
+
+#[test]
+fn undo_in_hot_seat_takes_back_one_move() {
+    let out = play(&HOT_SEAT, "u\n1 1\nh\n2 2\nu\n2 1\n");
+    assert!(out.contains("Nothing to take back yet."), "{out}");
+    // `h` repeats the help shown at the start.
+    assert_eq!(
+        out.matches("u takes back your last move").count(),
+        2,
+        "{out}"
+    );
+    assert!(out.contains("Took back 1 move."), "{out}");
+    // After the undo it is O's turn again, and O's new move stands.
+    assert!(out.contains(" 2  (O)|   |\n"), "{out}");
+    assert!(out.ends_with("End of input: leaving the game.\nThanks for playing.\n"));
+}
+
+#[test]
+fn undo_against_an_engine_without_undo_replays_the_game() {
+    // The fixture knows only newgame/move/genmove and answers the first free
+    // cell: after the undo it must have been brought back to 2 2 alone, or
+    // its next move would not be 1 2.
+    let engine = fixture("good");
+    let out = play(&["--o-engine", &engine], "2 2\n1 2\nu\n3 3\nq\nn\n");
+    assert!(out.contains("X (you) against O (play_engine.py)"), "{out}");
+    assert!(out.contains("O (play_engine.py) plays 1 3."), "{out}");
+    assert!(out.contains("Took back 2 moves."), "{out}");
+    let after_undo = &out[out.find("Took back").unwrap()..];
+    assert!(
+        after_undo.contains("O (play_engine.py) plays 1 2."),
+        "{after_undo}"
+    );
+    assert!(
+        out.contains("You left the game; it does not count."),
+        "{out}"
+    );
+}
+
+#[test]
+fn undo_against_a_builtin_bot_uses_the_protocol() {
+    // Blocking takes the centre when it is free: after taking back X's
+    // centre and its reply, X's corner must be answered with the centre.
+    let out = play(&["--o", "blocking", "--seed", "3"], "2 2\nu\n1 1\n");
+    assert!(out.contains("Took back 2 moves."), "{out}");
+    let after_undo = &out[out.find("Took back").unwrap()..];
+    assert!(
+        after_undo.contains("O (blocking) plays 2 2."),
+        "{after_undo}"
+    );
+}
+
+#[test]
+fn play_again_with_swapped_sides_keeps_the_score_per_player() {
+    // Game 1: player 1 (X) wins. Swap. Game 2: player 2 is X and wins the
+    // same way. Game 3, same sides: a draw.
+    let input = lines(
+        &[
+            &X_TOP_ROW[..],
+            &["maybe", "s"],
+            &X_TOP_ROW[..],
+            &["y"],
+            &DRAW[..],
+            &["n"],
+        ]
+        .concat(),
+    );
+    let out = play(&HOT_SEAT, &input);
+    assert!(out.contains("Please answer y, s or n."), "{out}");
+    assert!(out.contains("X (player 2) against O (player 1)"), "{out}");
+    assert!(out.contains("X (player 2) wins with 3 in a row"), "{out}");
+    let scores: Vec<&str> = out.lines().filter(|l| l.starts_with("Score:")).collect();
+    assert_eq!(
+        scores,
+        [
+            "Score: player 1: 1, player 2: 0, draws: 0",
+            "Score: player 1: 1, player 2: 1, draws: 0",
+            "Score: player 1: 1, player 2: 1, draws: 1",
+        ]
+    );
+    assert!(out.ends_with("Final score: player 1: 1, player 2: 1, draws: 1.\n"));
+}
+
+#[test]
+fn gomoku_sixteen_by_sixteen_five_in_a_row() {
+    let moves = [
+        "8 4", "1 1", "8 5", "1 2", "8 6", "16 16", "8 7", "1 16", "8 8", "n",
+    ];
+    let args = [
+        "--board", "16x16", "--k", "5", "--x", "human", "--o", "human",
+    ];
+    let out = play(&args, &lines(&moves));
+    assert!(out.contains("New game on 16x16, 5 in a row."), "{out}");
+    assert!(
+        out.contains("X (player 1) wins with 5 in a row: 8 4, 8 5, 8 6, 8 7, 8 8."),
+        "{out}"
+    );
+    // Two-digit labels line up with the one-digit ones.
+    assert!(
+        out.contains("  8     |   |   |[X]|[X]|[X]|[X]|[X]|"),
+        "{out}"
+    );
+    assert!(out.contains("\n 16     |"), "{out}");
+    assert!(out.contains("|   | O\n"), "{out}");
+    assert!(out.contains("  14  15  16\n"), "{out}");
+}
+
+#[test]
+fn exact_rule_overline_does_not_win() {
+    // X makes six in a row on row 8 (8 4 last); under `exact` that is no
+    // win, and the game goes on.
+    let moves = [
+        "8 1", "1 1", "8 2", "1 2", "8 3", "1 3", "8 5", "3 3", "8 6", "3 4", "8 4",
+    ];
+    let args = [
+        "--board", "15x15", "--k", "5", "--rule", "exact", "--o", "human",
+    ];
+    let out = play(&args, &lines(&moves));
+    assert!(out.contains("5 in a row (exactly"), "{out}");
+    assert!(!out.contains("wins"), "{out}");
+    assert!(out.contains("  8   X | X | X |(X)| X | X |"), "{out}");
+    assert!(out.ends_with("End of input: leaving the game.\nThanks for playing.\n"));
+}
+
+#[test]
+fn an_engine_that_dies_ends_the_game_in_plain_words() {
+    let engine = fixture("dies");
+    let out = play(&["--o-engine", &engine], "2 2\n3 3\ny\n2 2\nn\n");
+    assert!(
+        out.contains(
+            "The engine playing O (play_engine.py) stopped: its output closed \
+             (it exited or crashed); its last message was: play_engine: out of ideas, exiting. \
+             The game ends here and does not count."
+        ),
+        "{out}"
+    );
+    // Playing again starts a fresh engine, which plays its first move again.
+    assert_eq!(
+        out.matches("O (play_engine.py) plays 1 1.").count(),
+        2,
+        "{out}"
+    );
+    assert!(
+        out.contains("Score: you: 0, play_engine.py: 0, draws: 0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_engine_that_plays_an_illegal_move_is_caught_by_our_rules() {
+    let out = play(&["--o-engine", &fixture("illegal")], "2 2\n3 3\nn\n");
+    assert!(
+        out.contains(
+            "The engine playing O (play_engine.py) played 1 1, which is illegal: \
+             1 1 is occupied by O."
+        ),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_engine_that_answers_nonsense_or_nothing() {
+    let out = play(&["--o-engine", &fixture("garbage")], "2 2\nn\n");
+    assert!(
+        out.contains("answered 'resign' to genmove, which is not a move."),
+        "{out}"
+    );
+    let args = ["--timeout", "2", "--o-engine", &fixture("silent")];
+    let out = play(&args, "2 2\nn\n");
+    assert!(
+        out.contains("did not answer `genmove` within 2 s."),
+        "{out}"
+    );
+}
+
+#[test]
+fn an_engine_that_exits_at_once_or_cannot_start() {
+    let out = run(&["--x-engine", "false", "--o", "human"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the engine `false` stopped: its output closed"),
+        "{err}"
+    );
+    let out = run(&["--o-engine", "/nonexistent/engine --flag"], "");
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("cannot start the engine `/nonexistent/engine --flag`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn end_of_input_mid_game_exits_cleanly() {
+    let out = play(&["--o", "random", "--seed", "5"], "2 2\n");
+    assert!(out.contains("O (random) plays"), "{out}");
+    assert!(out.ends_with("End of input: leaving the game.\nThanks for playing.\n"));
+    // And at the menu.
+    assert!(play(&[], "").ends_with("Goodbye.\n"));
+}
+
+#[test]
+fn the_menu_sets_up_a_hot_seat_game() {
+    let input = lines(&[&["1", "1", "9", "1"][..], &X_TOP_ROW[..], &["n"]].concat());
+    let out = play(&[], &input);
+    assert!(out.contains("  1) play\n  2) quit\n"), "{out}");
+    assert!(out.contains("  1) two people at one keyboard\n"), "{out}");
+    assert!(out.contains("  5) gomoku, 16x16, 5 in a row\n"), "{out}");
+    assert!(
+        out.contains("'9' is not one of the choices: enter a number from 1 to 6."),
+        "{out}"
+    );
+    assert!(out.contains("X (player 1) wins"), "{out}");
+    assert!(play(&[], "2\n").ends_with("Goodbye.\n"));
+}
+
+#[test]
+fn the_menu_sets_up_a_bot_as_x_on_a_custom_board() {
+    // A person against random, the bot playing X, on 4 rows x 5 columns, K 3.
+    let input = "1\n2\nrandom\n2\n6\n4\n5\n3\n1\nq\nn\n";
+    let out = play(&["--seed", "9"], input);
+    assert!(out.contains("New game on 4x5, 3 in a row."), "{out}");
+    assert!(out.contains("X (random) against O (you)"), "{out}");
+    assert!(out.contains("X (random) plays"), "{out}");
+    assert!(out.contains("O (you), your move: q"), "{out}");
+}
+
+#[test]
+fn two_bots_play_on_their_own_and_repeat_with_the_same_seed() {
+    let args = [
+        "--x", "random", "--o", "blocking", "--board", "4x4", "--seed", "21",
+    ];
+    let first = play(&args, "");
+    assert!(first.contains("X (random) against O (blocking)"), "{first}");
+    assert!(
+        first.contains("wins with") || first.contains("it's a draw"),
+        "{first}"
+    );
+    assert!(first.contains("Bots use seed 21"), "{first}");
+    assert_eq!(first, play(&args, ""));
+    // The same bot on both sides gets told apart.
+    let out = play(&["--x", "random", "--o", "random", "--seed", "1"], "n\n");
+    assert!(out.contains("X (random #1) against O (random #2)"), "{out}");
+}
+
+#[test]
+fn bad_flags_are_refused_before_anything_starts() {
+    let out = run(&["--x", "human", "--x-engine", "python3 x.py"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--x or --x-engine, not both"));
+
+    let out = run(&["--k", "7"], "");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("k 7: must be from 1 to 3"));
+
+    let out = run(&["--o", "stockfish"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unknown bot 'stockfish'"));
+
+    let out = run(&["--o-engine", "python3 'unclosed"], "");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("is not closed"));
+}
