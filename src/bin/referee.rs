@@ -234,7 +234,9 @@ fn main() -> ExitCode {
     let cancel = cancel_on_ctrl_c();
     match kinrow::referee::run(&config, cancel) {
         Ok(outcome) => {
-            print!("{}", outcome.report);
+            // A closed stdout (`referee | head`) must not panic the run.
+            let _ =
+                std::io::Write::write_all(&mut std::io::stdout().lock(), outcome.report.as_bytes());
             if outcome.interrupted {
                 eprintln!("referee: interrupted after {} games", outcome.games);
                 ExitCode::from(130)
