@@ -19,7 +19,7 @@ fn the_main_job_is_a_round_robin_of_the_built_in_bots() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     for needle in [
-        "3 engines, 3x3 k3 free, 100 games per pairing, 2 opening plies",
+        "3 engines, 3x3 k3 free, 100 games per pairing, 1 opening ply",
         "300 of 300 games",
         "random vs blocking: 100 games",
         "random vs minimax: 100 games",
@@ -28,6 +28,18 @@ fn the_main_job_is_a_round_robin_of_the_built_in_bots() {
         "Crosstable",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in\n{text}");
+    }
+    // One random opening stone leaves tic-tac-toe a draw: minimax, perfect
+    // there, never loses a game.
+    for opponent in ["random", "blocking"] {
+        let section = text
+            .split(&format!("{opponent} vs minimax: 100 games\n"))
+            .nth(1)
+            .unwrap_or_default();
+        assert!(
+            section.starts_with(&format!("  {opponent}: +0 ")),
+            "minimax lost to {opponent}:\n{text}"
+        );
     }
     let seed = text
         .split("seed ")

@@ -67,7 +67,9 @@ fn assert_game_records(run: &Run) {
         assert_eq!(pair[0]["pair"], pair[1]["pair"]);
         assert_eq!(pair[0]["opening"], pair[1]["opening"]);
         assert_eq!(pair[0]["x"], pair[1]["o"]);
-        assert_eq!(pair[0]["opening"].as_array().map(Vec::len), Some(2));
+        let board = kinrow::rules::Geometry::new(4, 4, 4, kinrow::rules::Rule::Free).unwrap();
+        let plies = kinrow::referee::default_opening_plies(board);
+        assert_eq!(pair[0]["opening"].as_array().map(Vec::len), Some(plies));
     }
 }
 
@@ -226,7 +228,9 @@ fn exits_between_games() {
         assert_eq!(g["reason"] == "crash", crashed, "{g}");
         if crashed {
             assert_eq!(g["fault_by"], "bad");
-            assert_eq!(g["moves"], json!([]));
+            // At most the first reply of the engine that was still alive:
+            // its set-up carried the game's first genmove.
+            assert!(g["moves"].as_array().is_some_and(|m| m.len() <= 1), "{g}");
         }
     }
     assert_no_leftovers(&scratch);

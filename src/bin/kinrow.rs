@@ -87,7 +87,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         movetime: cli.movetime.map(std::time::Duration::from_millis),
     };
     let stdin = std::io::stdin();
-    let stdout = std::io::stdout().lock();
+    // Stdout alone is line-buffered: it would write every reply line by
+    // line. The engine flushes each reply (or batch of pipelined replies)
+    // itself, so a plain buffer gives one write per batch.
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
     Engine::new(config)
         .run(stdin, stdout)
         .context("protocol I/O failed")

@@ -31,8 +31,8 @@ struct Cli {
     /// swapped).
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
     games: u32,
-    /// Random opening plies per pair of games (default: 2 where that can't
-    /// decide a game, else 0).
+    /// Random opening plies per pair of games (default: 1 on boards of up to
+    /// 16 cells, 2 on larger ones, 0 when K is 1 or 2).
     #[arg(long, value_name = "PLIES")]
     openings: Option<usize>,
     /// Board size, ROWSxCOLS.

@@ -138,6 +138,8 @@ pub struct EngineProcess {
     stdin: Option<ChildStdin>,
     stdout: Option<Inbox>,
     stderr_tail: Arc<Mutex<VecDeque<u8>>>,
+    /// Set by the drainer at the end of stderr.
+    stderr_done: Arc<AtomicBool>,
     cancel: Option<Arc<AtomicBool>>,
     skipped: Vec<String>,
     skipped_total: u64,
@@ -172,19 +174,26 @@ impl EngineProcess {
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().map(Inbox::new);
         let stderr_tail = Arc::new(Mutex::new(VecDeque::with_capacity(STDERR_TAIL)));
+        let stderr_done = Arc::new(AtomicBool::new(true));
         if let Some(err) = child.stderr.take() {
             let log = match stderr {
                 StderrTo::File(f) => Some(f),
                 _ => None,
             };
             let tail = Arc::clone(&stderr_tail);
-            spawn_thread("engine-stderr", move || drain_stderr(err, log, tail));
+            let done = Arc::clone(&stderr_done);
+            done.store(false, Ordering::SeqCst);
+            spawn_thread("engine-stderr", move || {
+                drain_stderr(err, log, tail);
+                done.store(true, Ordering::SeqCst);
+            });
         }
         Ok(EngineProcess {
             child,
             stdin,
             stdout,
             stderr_tail,
+            stderr_done,
             cancel: None,
             skipped: Vec::new(),
             skipped_total: 0,
@@ -288,8 +297,15 @@ impl EngineProcess {
     }
 
     /// The last bytes the engine wrote to stderr (when drained by us), for
-    /// error messages.
+    /// error messages. Once the engine has exited this waits briefly for the
+    /// drainer to reach the end, so its last words are not lost to a race.
     pub fn stderr_tail(&self) -> String {
+        if self.has_exited() {
+            let until = Instant::now() + Duration::from_millis(200);
+            while !self.stderr_done.load(Ordering::SeqCst) && Instant::now() < until {
+                thread::sleep(Duration::from_millis(2));
+            }
+        }
         let tail = match self.stderr_tail.lock() {
             Ok(t) => t,
             Err(poisoned) => poisoned.into_inner(),

@@ -93,14 +93,16 @@ pub fn default_timeout(movetime_ms: Option<u64>) -> Duration {
     }
 }
 
-/// The default number of random opening plies: 2 where two random stones
-/// can't decide a game (so deterministic bots still play varied games),
-/// else none.
+/// The default number of random opening plies, so that deterministic bots
+/// still play varied games: one on small boards (on 3x3 a second random stone
+/// can already hand a side a forced win, e.g. an edge reply to the centre,
+/// while every single first stone leaves a draw), two on larger ones, none
+/// where K is so small that a stone or two decides the game.
 pub fn default_opening_plies(geometry: Geometry) -> usize {
-    if geometry.k() >= 3 && geometry.area() >= 4 {
-        2
-    } else {
-        0
+    match (geometry.k(), geometry.area()) {
+        (0..=2, _) | (_, 0..=3) => 0,
+        (_, 4..=16) => 1,
+        _ => 2,
     }
 }
 
@@ -210,6 +212,10 @@ mod tests {
         assert_eq!(default_timeout(None), Duration::from_secs(10));
         assert_eq!(default_timeout(Some(100)), Duration::from_millis(1100));
         assert_eq!(default_timeout(Some(4000)), Duration::from_millis(6000));
-        assert_eq!(default_opening_plies(Geometry::TIC_TAC_TOE), 2);
+        assert_eq!(default_opening_plies(Geometry::TIC_TAC_TOE), 1);
+        let gomoku = Geometry::new(15, 15, 5, crate::rules::Rule::Free).unwrap();
+        assert_eq!(default_opening_plies(gomoku), 2);
+        let k2 = Geometry::new(3, 3, 2, crate::rules::Rule::Free).unwrap();
+        assert_eq!(default_opening_plies(k2), 0);
     }
 }

@@ -258,14 +258,16 @@ pub fn text(
     let played: u64 = tallies.iter().map(|t| t.wdl.games()).sum();
     let _ = writeln!(
         out,
-        "referee: {} engines, {}x{} k{} {}, {} games per pairing, {} opening plies, concurrency {}, seed {}",
+        "referee: {} engines, {}, {} games per pairing, {} opening {}, concurrency {}, seed {}",
         engines.len(),
-        g.rows(),
-        g.cols(),
-        g.k(),
-        g.rule(),
+        g,
         info.games_per_pairing,
         info.opening_plies,
+        if info.opening_plies == 1 {
+            "ply"
+        } else {
+            "plies"
+        },
         info.concurrency,
         info.seed
     );
