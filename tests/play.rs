@@ -445,5 +445,5 @@ fn bad_flags_are_refused_before_anything_starts() {
 
     let out = run(&["--o-engine", "python3 'unclosed"], "");
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("is not closed"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("unclosed ' quote"));
 }

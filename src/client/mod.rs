@@ -25,6 +25,10 @@
 //! # Ok::<(), kinrow::client::ClientError>(())
 //! ```
 
+mod words;
+
+pub use words::{join_words, split_words, SplitError};
+
 use std::collections::VecDeque;
 use std::fmt;
 use std::fs::File;

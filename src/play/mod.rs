@@ -20,12 +20,13 @@ pub mod score;
 pub mod session;
 pub mod setup;
 
+use crate::client::split_words;
 use crate::rules::{BoardSize, Geometry, Rule};
 use anyhow::Context;
 use clap::Args;
 use console::Console;
 use render::Style;
-use setup::{split_command, SeatSpec, Setup};
+use setup::{SeatSpec, Setup};
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -80,7 +81,7 @@ pub struct PlayArgs {
 pub struct EngineCommand(pub Vec<String>);
 
 fn parse_engine(s: &str) -> Result<EngineCommand, String> {
-    split_command(s).map(EngineCommand)
+    split_words(s).map(EngineCommand).map_err(|e| e.to_string())
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {

@@ -107,89 +107,9 @@ impl fmt::Display for Describe {
     }
 }
 
-/// Splits an engine command line into words like a POSIX shell would, but
-/// without running one: blanks separate words, `'…'` is literal, `"…"` keeps
-/// blanks and takes `\"` and `\\`, and `\` outside quotes escapes one
-/// character.
-pub fn split_command(line: &str) -> Result<Vec<String>, String> {
-    let mut words = Vec::new();
-    let mut word = String::new();
-    let mut in_word = false;
-    let mut chars = line.chars();
-    while let Some(ch) = chars.next() {
-        match ch {
-            c if c.is_whitespace() => {
-                if in_word {
-                    words.push(std::mem::take(&mut word));
-                    in_word = false;
-                }
-            }
-            '\'' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('\'') => break,
-                        Some(c) => word.push(c),
-                        None => return Err("a quote ' is not closed".into()),
-                    }
-                }
-            }
-            '"' => {
-                in_word = true;
-                loop {
-                    match chars.next() {
-                        Some('"') => break,
-                        Some('\\') => match chars.next() {
-                            Some(c @ ('"' | '\\')) => word.push(c),
-                            Some(c) => {
-                                word.push('\\');
-                                word.push(c);
-                            }
-                            None => return Err("a quote \" is not closed".into()),
-                        },
-                        Some(c) => word.push(c),
-                        None => return Err("a quote \" is not closed".into()),
-                    }
-                }
-            }
-            '\\' => {
-                in_word = true;
-                if let Some(c) = chars.next() {
-                    word.push(c);
-                }
-            }
-            c => {
-                in_word = true;
-                word.push(c);
-            }
-        }
-    }
-    if in_word {
-        words.push(word);
-    }
-    if words.is_empty() {
-        return Err("the engine command is empty".into());
-    }
-    Ok(words)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn splits_like_a_shell() {
-        assert_eq!(
-            split_command("python3 bots/random.py").unwrap(),
-            ["python3", "bots/random.py"]
-        );
-        assert_eq!(
-            split_command(r#"  a 'b c' "d \"e\"" f\ g ''"#).unwrap(),
-            ["a", "b c", "d \"e\"", "f g", ""]
-        );
-        assert!(split_command("a 'b").is_err());
-        assert!(split_command("   ").is_err());
-    }
 
     #[test]
     fn player_names() {

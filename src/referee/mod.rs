@@ -11,7 +11,6 @@ pub mod game;
 pub mod report;
 pub mod stats;
 pub mod tournament;
-pub mod words;
 
 pub use tournament::{run, RunOutcome};
 
@@ -48,7 +47,7 @@ impl FromStr for EngineSpec {
             Some((n, c)) if is_valid_name(n) => (Some(n.to_string()), c),
             _ => (None, s),
         };
-        let argv = words::split_words(command)
+        let argv = crate::client::split_words(command)
             .map_err(|e| format!("engine command '{}': {e}", crate::rules::clip(s)))?;
         Ok(EngineSpec { name, argv })
     }

@@ -352,7 +352,7 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
         if let Err(e) = answer {
             errors.push(format!(
                 "engine '{name}' ({}): {e}",
-                super::words::join_words(&spec.argv)
+                crate::client::join_words(&spec.argv)
             ));
         }
         engines.push(EngineInfo {

@@ -1,4 +1,4 @@
-//! Splitting an engine command into words as a POSIX shell would — quotes
+//! Splitting an engine command line into words as a POSIX shell would — quotes
 //! and backslashes, nothing else (no variables, globs or pipes): the words
 //! are then run directly, never through a shell.
 
