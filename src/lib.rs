@@ -8,6 +8,7 @@
 //! - [`referee`]: tournaments between engine processes, with statistics.
 
 pub mod bots;
+pub mod cli;
 pub mod client;
 pub mod play;
 pub mod protocol;

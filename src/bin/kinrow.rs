@@ -5,9 +5,9 @@ use anyhow::Context;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 use kinrow::bots::BotKind;
+use kinrow::cli::ShapeArgs;
 use kinrow::play::PlayArgs;
 use kinrow::protocol::{Engine, EngineConfig};
-use kinrow::rules::{BoardSize, Geometry, Rule};
 use std::process::ExitCode;
 
 const PROTOCOL_SUMMARY: &str = "\
@@ -31,15 +31,8 @@ struct Cli {
     /// Time per move for searching bots, in milliseconds.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: Option<u64>,
-    /// Board size, ROWSxCOLS (1 to 32 each).
-    #[arg(long, value_name = "ROWSxCOLS", default_value = "3x3")]
-    board: BoardSize,
-    /// Stones in a row that win (default: min(5, rows, cols)).
-    #[arg(long)]
-    k: Option<u32>,
-    /// free: K or more in a row wins; exact: exactly K.
-    #[arg(long, default_value = "free")]
-    rule: Rule,
+    #[command(flatten)]
+    shape: ShapeArgs,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -70,9 +63,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     if let Some(Command::Play(args)) = cli.command {
         return kinrow::play::run(args);
     }
-    let BoardSize { rows, cols } = cli.board;
-    let k = cli.k.unwrap_or_else(|| Geometry::default_k(rows, cols));
-    let geometry = match Geometry::new(rows, cols, k, cli.rule) {
+    let geometry = match cli.shape.geometry() {
         Ok(g) => g,
         // A bad flag combination is a usage error like any other: clap's
         // message and exit status 2.

@@ -4,9 +4,9 @@
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use kinrow::bots::BotKind;
+use kinrow::cli::ShapeArgs;
 use kinrow::referee::stats::Sprt;
 use kinrow::referee::{default_opening_plies, default_timeout, Config, EngineSpec};
-use kinrow::rules::{BoardSize, Geometry, Rule};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
@@ -35,15 +35,8 @@ struct Cli {
     /// 16 cells, 2 on larger ones, 0 when K is 1 or 2).
     #[arg(long, value_name = "PLIES")]
     openings: Option<usize>,
-    /// Board size, ROWSxCOLS.
-    #[arg(long, value_name = "ROWSxCOLS", default_value = "3x3")]
-    board: BoardSize,
-    /// Stones in a row that win (default: min(5, rows, cols)).
-    #[arg(long)]
-    k: Option<u32>,
-    /// free: K or more in a row wins; exact: exactly K.
-    #[arg(long, default_value = "free")]
-    rule: Rule,
+    #[command(flatten)]
+    shape: ShapeArgs,
     /// Games played at once, each with its own engine processes (default:
     /// the number of CPUs).
     #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=1024))]
@@ -134,10 +127,10 @@ fn usage_error(msg: String) -> ! {
 }
 
 fn config(cli: Cli) -> Config {
-    let BoardSize { rows, cols } = cli.board;
-    let k = cli.k.unwrap_or_else(|| Geometry::default_k(rows, cols));
-    let geometry =
-        Geometry::new(rows, cols, k, cli.rule).unwrap_or_else(|e| usage_error(format!("--k: {e}")));
+    let geometry = cli
+        .shape
+        .geometry()
+        .unwrap_or_else(|e| usage_error(format!("--k: {e}")));
     let mut engines = cli.engines;
     let mut bots = cli.bots;
     if engines.is_empty() && bots.is_empty() {

@@ -20,8 +20,8 @@ pub mod score;
 pub mod session;
 pub mod setup;
 
+use crate::cli::ShapeArgs;
 use crate::client::split_words;
-use crate::rules::{BoardSize, Geometry, Rule};
 use anyhow::Context;
 use clap::Args;
 use console::Console;
@@ -49,15 +49,8 @@ pub struct PlayArgs {
     /// An engine program that plays O.
     #[arg(long, value_name = "COMMAND", value_parser = parse_engine)]
     pub o_engine: Option<EngineCommand>,
-    /// Board size, ROWSxCOLS (1 to 32 each). Default: 3x3.
-    #[arg(long, value_name = "ROWSxCOLS")]
-    pub board: Option<BoardSize>,
-    /// Stones in a row that win. Default: min(5, rows, cols).
-    #[arg(long)]
-    pub k: Option<u32>,
-    /// free: K or more in a row wins; exact: exactly K. Default: free.
-    #[arg(long)]
-    pub rule: Option<Rule>,
+    #[command(flatten)]
+    pub shape: ShapeArgs,
     /// Seed of the bots' random choices, so a game can be replayed
     /// (default: a fresh one, shown at the start).
     #[arg(long)]
@@ -107,16 +100,14 @@ impl PlayArgs {
             || self.o.is_some()
             || self.x_engine.is_some()
             || self.o_engine.is_some()
-            || self.board.is_some()
-            || self.k.is_some()
-            || self.rule.is_some()
+            || self.shape.any_given()
     }
 
     /// The setup the flags describe, with defaults for what they leave out.
     fn setup(&self) -> anyhow::Result<Setup> {
-        let BoardSize { rows, cols } = self.board.unwrap_or(BoardSize { rows: 3, cols: 3 });
-        let k = self.k.unwrap_or_else(|| Geometry::default_k(rows, cols));
-        let geometry = Geometry::new(rows, cols, k, self.rule.unwrap_or_default())
+        let geometry = self
+            .shape
+            .geometry()
             .map_err(|e| anyhow::anyhow!("--board/--k: {e}"))?;
         let seat = |flag: &str,
                     player: &Option<SeatSpec>,
