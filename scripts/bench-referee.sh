@@ -44,7 +44,7 @@ measure_pipe() {
     "$@" "$pipe_bin" 200000 | sed -n 's/.*per_rt_us=\([0-9.]*\).*/\1/p'
 }
 
-printf '%-10s %12s %12s %14s %16s\n' pinning games/s us/ply us/roundtrip plies/roundtrip
+printf '%-10s %12s %12s %14s %16s\n' pinning games/s us/ply us/roundtrip roundtrips/ply
 for mode in unpinned cpu0; do
     pin=(env)
     if [[ $mode == cpu0 ]]; then
