@@ -236,8 +236,14 @@ fn wdl_text(w: &Wdl) -> String {
     format!("+{} ={} -{}", w.wins, w.draws, w.losses)
 }
 
+/// `+12.3 ± 4.5`; a difference that rounds to zero shows as `+0.0`, never `-0.0`.
+fn elo_pm(e: &Estimate) -> String {
+    let elo = (e.elo * 10.0).round() / 10.0 + 0.0;
+    format!("{elo:+.1} ± {:.1}", e.elo_error)
+}
+
 fn elo_text(e: &Estimate) -> String {
-    let mut s = format!("{:+.1} ± {:.1}", e.elo, e.elo_error);
+    let mut s = elo_pm(e);
     if e.corrected {
         s.push_str(" (every game scored the same: estimated with ½ win and ½ loss added)");
     }
@@ -410,7 +416,7 @@ fn ranking(out: &mut String, engines: &[EngineInfo], tallies: &[PairingTally]) {
     for (rank, &i) in order.iter().enumerate() {
         let w = &total[i];
         let (score, elo) = match w.estimate() {
-            Some(e) => (pct(e.score), format!("{:+.1} ± {:.1}", e.elo, e.elo_error)),
+            Some(e) => (pct(e.score), elo_pm(&e)),
             None => ("-".into(), "-".into()),
         };
         let _ = writeln!(
