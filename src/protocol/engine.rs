@@ -82,7 +82,9 @@ impl Engine {
                 LineRead::Line => parse_line(&line),
             };
             let flow = match parsed {
-                Parsed::Nothing => continue,
+                // No reply, but earlier replies may still wait for the flush
+                // below: a blank line or comment is no reason to skip it.
+                Parsed::Nothing => Flow::Continue,
                 Parsed::Error(id, e) => {
                     write_response(&mut output, id, &Err(e))?;
                     Flow::Continue
