@@ -54,8 +54,20 @@ class Game:
         return False
 
 
+def is_control(ch):
+    return ord(ch) < 32 or 127 <= ord(ch) < 160
+
+
 def is_number(word):
     return word.isascii() and word.isdigit()
+
+
+def number(word):
+    """The value of a digit string; anything too long to be a size or a
+    coordinate counts as 10**9, so that int() never sees a huge string
+    (Python refuses to convert over 4300 digits)."""
+    digits = word.lstrip("0")
+    return int(digits or "0") if len(digits) <= 9 else 10 ** 9
 
 
 def respond(game, rng, words):
@@ -68,7 +80,7 @@ def respond(game, rng, words):
         if len(args) not in (3, 4) or not all(map(is_number, args[:3])) \
                 or (len(args) == 4 and args[3] not in ("free", "exact")):
             return False, "syntax error: newgame [ROWS COLS K [free|exact]]"
-        rows, cols, k = map(int, args[:3])
+        rows, cols, k = map(number, args[:3])
         if not (1 <= rows <= 32 and 1 <= cols <= 32 and 1 <= k <= max(rows, cols)):
             return False, f"unacceptable size: {rows}x{cols} k{k}"
         game.reset(rows, cols, k, args[3] if len(args) == 4 else "free")
@@ -76,7 +88,7 @@ def respond(game, rng, words):
     if cmd == "move":
         if len(args) != 2 or not all(map(is_number, args)):
             return False, "syntax error: move R C"
-        error = game.play(int(args[0]), int(args[1]))
+        error = game.play(number(args[0]), number(args[1]))
         return error is None, error or ""
     if cmd == "genmove":
         if game.over:
@@ -105,9 +117,10 @@ def main():
     rng, game = random.Random(parser.parse_args().seed), Game()
     sys.stdin.reconfigure(errors="replace")  # stray bytes must not crash us
     for line in sys.stdin:
-        # GTP clean-up: drop control characters, cut comments, tabs to spaces.
-        line = "".join(ch for ch in line if ch == "\t" or ord(ch) >= 32)
-        words = line.split("#")[0].replace("\t", " ").split()
+        # GTP clean-up: drop control characters (C0, DEL and C1), cut
+        # comments, tabs to spaces; words are separated by spaces only.
+        line = "".join(ch for ch in line if ch == "\t" or not is_control(ch))
+        words = [w for w in line.split("#")[0].replace("\t", " ").split(" ") if w]
         if not words:
             continue
         ident = words.pop(0) if is_number(words[0]) else ""

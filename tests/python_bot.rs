@@ -267,3 +267,28 @@ fn plays_whole_games_against_kinrow() {
         assert_eq!(bot.ask("quit"), "=");
     }
 }
+
+#[test]
+fn huge_numbers_and_unusual_characters_are_refused_without_a_crash() {
+    // Python's int() refuses strings of over 4300 digits: the bot must not
+    // pass them on. Words are split on spaces only (a no-break space is part
+    // of a word, as in kinrow), and DEL and C1 controls are dropped like the
+    // other control characters.
+    let huge = "9".repeat(5000);
+    let zeros = format!("{}2", "0".repeat(6000));
+    let input = format!(
+        "move {huge} 1\nnewgame {huge} 3 3\nnewgame 3 {zeros} 2\nmove 1\u{a0}1\n\
+         mo\x7fve 1 1\u{85}\nmove 0002 001\nmove 1 {zeros}\n"
+    );
+    let got = replies(&["--seed", "1"], &input);
+    assert_eq!(got.len(), 7, "{got:?}");
+    assert!(got[0].starts_with("? illegal move: "), "{}", got[0]);
+    assert!(got[1].starts_with("? unacceptable size"), "{}", got[1]);
+    assert_eq!(got[2], "=", "newgame 3 2 2 with leading zeros");
+    assert_eq!(got[3], "? syntax error: move R C", "one word, not two");
+    assert_eq!(
+        got[4..],
+        ["=", "=", "="],
+        "X 1 1, O 2 1, X 1 2 on the 3x2 board"
+    );
+}
