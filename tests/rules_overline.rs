@@ -1,6 +1,7 @@
 //! The `free` and `exact` rules on gomoku (15x15 k5) and on edge shapes,
 //! position by position, then random games checked against a naive
-//! reference that scans the whole board for runs.
+//! reference that scans the whole board for runs, and random walks of moves
+//! and undos on random shapes (1x1 to 32x32, any K) against a naive model.
 
 use kinrow::rules::{Board, Cell, Geometry, Outcome, Player, Rule};
 use rand::rngs::SmallRng;
@@ -385,4 +386,239 @@ fn a_cleared_board_plays_like_a_new_one() {
             }
         }
     }
+}
+
+/// A deliberately naive model of the rules, independent of `Board`'s
+/// storage: a grid of its own, the moves, and a whole-board scan for runs.
+struct Naive {
+    rows: usize,
+    cols: usize,
+    k: usize,
+    rule: Rule,
+    grid: Vec<Option<Player>>,
+    moves: Vec<Cell>,
+}
+
+impl Naive {
+    fn new(geo: Geometry) -> Naive {
+        Naive {
+            rows: geo.rows(),
+            cols: geo.cols(),
+            k: geo.k(),
+            rule: geo.rule(),
+            grid: vec![None; geo.area()],
+            moves: Vec::new(),
+        }
+    }
+
+    fn at(&self, r: i32, c: i32) -> Option<Player> {
+        let inside = (0..self.rows as i32).contains(&r) && (0..self.cols as i32).contains(&c);
+        inside
+            .then(|| self.grid[r as usize * self.cols + c as usize])
+            .flatten()
+    }
+
+    fn to_move(&self) -> Player {
+        [Player::X, Player::O][self.moves.len() % 2]
+    }
+
+    fn empties(&self) -> Vec<Cell> {
+        (0..self.rows * self.cols)
+            .filter(|&i| self.grid[i].is_none())
+            .map(|i| Cell::new((i / self.cols) as u8, (i % self.cols) as u8))
+            .collect()
+    }
+
+    fn play(&mut self, cell: Cell) {
+        let i = cell.row as usize * self.cols + cell.col as usize;
+        assert!(self.grid[i].is_none());
+        self.grid[i] = Some(self.to_move());
+        self.moves.push(cell);
+    }
+
+    fn undo(&mut self) -> Option<Cell> {
+        let cell = self.moves.pop()?;
+        self.grid[cell.row as usize * self.cols + cell.col as usize] = None;
+        Some(cell)
+    }
+
+    /// Every maximal run of `p` that wins under the rule, cells in order
+    /// along the direction (right, down, down-right, down-left).
+    fn winning_runs(&self, p: Player) -> Vec<Vec<Cell>> {
+        let mut found = Vec::new();
+        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+            for r in 0..self.rows as i32 {
+                for c in 0..self.cols as i32 {
+                    if self.at(r, c) != Some(p) || self.at(r - dr, c - dc) == Some(p) {
+                        continue;
+                    }
+                    let mut run = Vec::new();
+                    let (mut rr, mut cc) = (r, c);
+                    while self.at(rr, cc) == Some(p) {
+                        run.push(Cell::new(rr as u8, cc as u8));
+                        rr += dr;
+                        cc += dc;
+                    }
+                    let wins = match self.rule {
+                        Rule::Free => run.len() >= self.k,
+                        Rule::Exact => run.len() == self.k,
+                    };
+                    if wins {
+                        found.push(run);
+                    }
+                }
+            }
+        }
+        found
+    }
+
+    /// The game's state: `None` while it goes on, else `Some(winning runs)`
+    /// (empty for a draw). Play stops at a win, so only the last mover can
+    /// have one, through the last stone.
+    fn state(&self) -> Option<Vec<Vec<Cell>>> {
+        let last = *self.moves.last()?;
+        let mover = self.to_move().other();
+        assert!(self.winning_runs(self.to_move()).is_empty());
+        let runs = self.winning_runs(mover);
+        assert!(runs.iter().all(|run| run.contains(&last)));
+        if !runs.is_empty() || self.moves.len() == self.rows * self.cols {
+            Some(runs)
+        } else {
+            None
+        }
+    }
+
+    /// Whether a stone of `p` on the empty `cell` would make a winning run.
+    fn would_win(&mut self, cell: Cell, p: Player) -> bool {
+        let i = cell.row as usize * self.cols + cell.col as usize;
+        self.grid[i] = Some(p);
+        let wins = self.winning_runs(p).iter().any(|run| run.contains(&cell));
+        self.grid[i] = None;
+        wins
+    }
+}
+
+/// Checks everything the board says against the naive model.
+fn agree(board: &Board, naive: &mut Naive, rng: &mut SmallRng) {
+    let geo = board.geometry();
+    assert_eq!(board.ply(), naive.moves.len(), "{geo}");
+    assert_eq!(board.moves().collect::<Vec<_>>(), naive.moves, "{geo}");
+    assert_eq!(board.to_move(), naive.to_move(), "{geo}");
+    let state = naive.state();
+    match (board.outcome(), &state) {
+        (None, None) => {
+            assert_eq!(board.legal_moves().collect::<Vec<_>>(), naive.empties());
+        }
+        (Some(Outcome::Draw), Some(runs)) if runs.is_empty() => {
+            assert!(board.is_full() && board.legal_moves().next().is_none());
+        }
+        (Some(Outcome::Win { winner, line }), Some(runs)) => {
+            assert_eq!(winner, naive.to_move().other(), "{geo}");
+            let cells: Vec<Cell> = line.cells().collect();
+            assert!(
+                runs.contains(&cells),
+                "{geo}: {line:?} not in {runs:?}\n{board}"
+            );
+            assert_eq!(board.legal_moves().count(), 0);
+        }
+        (got, want) => panic!("{geo}: board says {got:?}, the scan {want:?}\n{board}"),
+    }
+    // Stones cell by cell, and what a stone on a few empty cells would do.
+    for (i, &stone) in naive.grid.iter().enumerate() {
+        let cell = Cell::new((i / naive.cols) as u8, (i % naive.cols) as u8);
+        assert_eq!(board.stone_at(cell), stone, "{geo} {cell}");
+    }
+    if state.is_none() {
+        let empties = naive.empties();
+        for _ in 0..4 {
+            let cell = empties[rng.random_range(0..empties.len())];
+            let p = [Player::X, Player::O][rng.random_range(0..2)];
+            let square = board.square(cell);
+            assert_eq!(
+                board.wins_through(square, p),
+                naive.would_win(cell, p),
+                "{geo}: {p} on {cell}\n{board}"
+            );
+        }
+    }
+}
+
+#[test]
+fn random_shapes_with_undo_agree_with_a_naive_model() {
+    // Shapes from 1x1 to 32x32, K from 1 to the longer side (so K beyond
+    // the shorter side too), both rules; moves and runs of undos at random,
+    // including undos out of finished games and back to the empty board.
+    let mut rng = SmallRng::seed_from_u64(0x5eed);
+    let side = |rng: &mut SmallRng| match rng.random_range(0..6) {
+        0 => 1,
+        1 => 32,
+        2 => rng.random_range(2..=5),
+        _ => rng.random_range(1..=32),
+    };
+    let mut fixed = vec![
+        (1, 1, 1),
+        (32, 32, 5),
+        (32, 32, 32),
+        (1, 32, 32),
+        (32, 1, 2),
+        (3, 9, 9),
+    ];
+    let mut stats = [0usize; 3]; // wins, draws, undos out of a finished game
+    for round in 0..220 {
+        let (rows, cols, k) = fixed.pop().unwrap_or_else(|| {
+            let (rows, cols) = (side(&mut rng), side(&mut rng));
+            let max = rows.max(cols);
+            let k = if rng.random_bool(0.5) {
+                rng.random_range(1..=max.min(6))
+            } else {
+                rng.random_range(1..=max)
+            };
+            (rows, cols, k)
+        });
+        let rule = [Rule::Free, Rule::Exact][round % 2];
+        let geo = Geometry::new(rows, cols, k, rule).unwrap();
+        let mut board = Board::new(geo);
+        let mut naive = Naive::new(geo);
+        // Long enough to fill small boards several times over.
+        let steps = (3 * geo.area()).clamp(10, 700);
+        for _ in 0..steps {
+            let undo = board.is_over() || (board.ply() > 0 && rng.random_ratio(1, 4));
+            if undo {
+                if board.is_over() {
+                    stats[2] += 1;
+                }
+                for _ in 0..rng.random_range(1..=3) {
+                    assert_eq!(board.undo(), naive.undo(), "{geo}");
+                }
+            } else {
+                let empties = naive.empties();
+                let cell = empties[rng.random_range(0..empties.len())];
+                let outcome = board
+                    .try_play(cell)
+                    .expect("an empty cell of a game going on");
+                assert_eq!(outcome, board.outcome());
+                naive.play(cell);
+                match outcome {
+                    Some(Outcome::Win { .. }) => stats[0] += 1,
+                    Some(Outcome::Draw) => stats[1] += 1,
+                    None => {}
+                }
+            }
+            agree(&board, &mut naive, &mut rng);
+            // The same moves on a fresh board give the same position.
+            if rng.random_ratio(1, 16) {
+                let mut fresh = Board::new(geo);
+                for &m in &naive.moves {
+                    fresh.try_play(m).unwrap();
+                }
+                assert_eq!(fresh, board, "{geo}");
+                assert_eq!(fresh.outcome(), board.outcome(), "{geo}");
+            }
+        }
+    }
+    // The walk must have reached what it is meant to test.
+    assert!(
+        stats.iter().all(|&n| n > 50),
+        "wins, draws, undos: {stats:?}"
+    );
 }
