@@ -1,5 +1,8 @@
 //! Protocol transcripts through the real `kinrow` binary.
 
+#[path = "common/live.rs"]
+mod live;
+
 use assert_cmd::cargo::cargo_bin_cmd;
 use rand::{Rng, SeedableRng};
 
@@ -326,78 +329,12 @@ fn help_summarises_the_protocol() {
     }
 }
 
-/// A `kinrow` process driven interactively: requests written while it runs,
-/// replies read with a deadline (so a reply left unflushed fails the test
-/// instead of hanging it).
-struct Live {
-    child: std::process::Child,
-    stdin: std::process::ChildStdin,
-    replies: std::sync::mpsc::Receiver<String>,
-}
-
-impl Live {
-    fn start(args: &[&str]) -> Live {
-        use std::io::BufRead;
-        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
-            .args(args)
-            .stdin(std::process::Stdio::piped())
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .expect("kinrow starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
-        let (tx, replies) = std::sync::mpsc::channel();
-        std::thread::spawn(move || {
-            let mut reply = String::new();
-            for line in stdout.lines() {
-                let Ok(line) = line else { break };
-                if line.is_empty() {
-                    if tx.send(std::mem::take(&mut reply)).is_err() {
-                        break;
-                    }
-                } else {
-                    if !reply.is_empty() {
-                        reply.push('\n');
-                    }
-                    reply.push_str(&line);
-                }
-            }
-        });
-        Live {
-            child,
-            stdin,
-            replies,
-        }
-    }
-
-    /// Writes `bytes` in one write, without closing stdin.
-    fn send(&mut self, bytes: &[u8]) {
-        use std::io::Write;
-        self.stdin.write_all(bytes).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    /// The next reply, which must come within a generous deadline.
-    fn reply(&self, waiting_for: &str) -> String {
-        self.replies
-            .recv_timeout(std::time::Duration::from_secs(20))
-            .unwrap_or_else(|_| panic!("no reply to {waiting_for:?} while stdin stays open"))
-    }
-}
-
-impl Drop for Live {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
 #[test]
 fn replies_are_flushed_when_a_blank_or_comment_line_follows() {
     // The engine flushes before it waits for input; a request followed, in
     // the same write, by a line that gets no reply must not keep its reply
     // in the buffer while the engine waits.
-    let mut engine = Live::start(&["--bot", "random", "--seed", "1"]);
+    let mut engine = live::Live::start(&["--bot", "random", "--seed", "1"]);
     for (i, tail) in ["\n", "# a comment\n", "   \t\n", "\r\n", "\n\n# x\n\n"]
         .iter()
         .enumerate()
@@ -410,4 +347,6 @@ fn replies_are_flushed_when_a_blank_or_comment_line_follows() {
     engine.send(b"move 2 2\n\nstatus\n\n");
     assert_eq!(engine.reply("move 2 2"), "=");
     assert_eq!(engine.reply("status"), "= ongoing O");
+    assert_eq!(engine.ask("7 quit"), "=7");
+    engine.finish();
 }
