@@ -237,6 +237,22 @@ fn huge_lines_get_a_reply_and_change_nothing() {
             "= ongoing O",
         ]
     );
+    // Text quoted back in an error is clipped, whichever part it came from.
+    let long = "n".repeat(8000);
+    let out = session(
+        &[],
+        &format!(
+            "set {long} 1
+set bot {long}
+set seed {long}
+move {long} 1
+{long}
+"
+        ),
+    );
+    for reply in responses(&out) {
+        assert!(reply.starts_with("? ") && reply.len() < 120, "{reply}");
+    }
 }
 
 #[test]

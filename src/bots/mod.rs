@@ -54,7 +54,7 @@ pub enum OptionError {
 impl fmt::Display for OptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            OptionError::Unknown(n) => write!(f, "no option '{n}'"),
+            OptionError::Unknown(n) => write!(f, "no option '{}'", crate::rules::clip(n)),
             OptionError::BadValue { name, reason } => write!(f, "{name}: {reason}"),
         }
     }
