@@ -170,6 +170,38 @@ impl Bot for Minimax {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rule;
+
+    /// Self-play to the end (or `plies`), capped by depth so that the clock
+    /// plays no part; the moves.
+    fn self_play(bot: &mut Minimax, geo: Geometry, plies: usize) -> Vec<Cell> {
+        let mut board = Board::new(geo);
+        while !board.is_over() && board.ply() < plies {
+            let cell = bot.choose(&board, Limits::starting_now(Duration::from_secs(60)));
+            board.try_play(cell).unwrap();
+        }
+        board.moves().collect()
+    }
+
+    #[test]
+    fn after_new_game_the_bot_plays_as_a_new_one() {
+        // The table is wiped, not freed, on a new game: nothing of the old
+        // game may remain to change the next.
+        for (geo, depth) in [
+            (Geometry::new(5, 5, 4, Rule::Free).unwrap(), "3"),
+            (Geometry::new(15, 15, 5, Rule::Exact).unwrap(), "2"),
+        ] {
+            let mut fresh = Minimax::new(9);
+            fresh.set_option("depth", depth).unwrap();
+            let want = self_play(&mut fresh, geo, 30);
+            let mut reused = Minimax::new(1);
+            reused.set_option("depth", depth).unwrap();
+            self_play(&mut reused, geo, 30);
+            reused.new_game();
+            reused.reseed(9);
+            assert_eq!(self_play(&mut reused, geo, 30), want, "{geo}");
+        }
+    }
 
     #[test]
     fn margins() {

@@ -1,5 +1,6 @@
 //! The transposition table: a fixed number of two-slot buckets keyed by the
-//! canonical Zobrist hash, allocated on first use and dropped on a new game.
+//! canonical Zobrist hash, allocated on first use and wiped (not freed) on a
+//! new game.
 
 /// How a stored score relates to the true value of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -35,7 +36,15 @@ pub struct Table {
     bits: u32,
     /// Searches are numbered so that entries from older moves are replaced first.
     age: u64,
+    /// The buckets stored to since the last clear, while they are few
+    /// (small games store a few thousand entries); `None` once there were
+    /// too many to list, and the next clear wipes the whole table.
+    written: Option<Vec<u32>>,
 }
+
+/// The most buckets `Table::written` lists, as a fraction of the table:
+/// beyond it, wiping everything is about as quick.
+const WRITTEN_FRACTION: usize = 16;
 
 impl Entry {
     fn pack(self, age: u64) -> u64 {
@@ -75,12 +84,30 @@ impl Table {
             slots: Vec::new(),
             bits,
             age: 0,
+            written: Some(Vec::new()),
         }
     }
 
-    /// Forgets everything (and frees the memory until the next store).
+    /// Forgets everything: afterwards the table is as a new one.
+    ///
+    /// The memory is kept and wiped, only the buckets written when they are
+    /// few. Freeing it would not return it to the system (the allocator
+    /// keeps it), and the next search would then pay for zeroing all 16 MiB
+    /// inside its move time: milliseconds, at every new game.
     pub fn clear(&mut self) {
-        self.slots = Vec::new();
+        match &mut self.written {
+            Some(buckets) => {
+                for &b in buckets.iter() {
+                    let b = b as usize;
+                    self.slots[b..b + 2].fill([0, 0]);
+                }
+                buckets.clear();
+            }
+            None => {
+                self.slots.fill([0, 0]);
+                self.written = Some(Vec::new());
+            }
+        }
         self.age = 0;
     }
 
@@ -134,6 +161,13 @@ impl Table {
             b + 1
         };
         self.slots[victim] = [key, entry.pack(age)];
+        if let Some(buckets) = &mut self.written {
+            if buckets.len() < self.slots.len() / WRITTEN_FRACTION {
+                buckets.push(b as u32);
+            } else {
+                self.written = None;
+            }
+        }
     }
 }
 
@@ -163,6 +197,34 @@ mod tests {
         assert_eq!(t.probe(42), Some(f));
         t.clear();
         assert_eq!(t.probe(42), None);
+    }
+
+    #[test]
+    fn a_cleared_table_is_as_a_new_one() {
+        let entry = |depth| Entry {
+            score: 1,
+            depth,
+            bound: Bound::Lower,
+            best: Some(3),
+        };
+        // A few stores (the buckets listed), then so many that the list
+        // gives up (the whole table wiped), then a few again.
+        let mut t = Table::new(10);
+        for stores in [5u64, 3000, 7] {
+            t.next_age();
+            let keys: Vec<u64> = (1..=stores)
+                .map(|i| i.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+                .collect();
+            for (i, &k) in keys.iter().enumerate() {
+                t.store(k, entry(i as u8));
+            }
+            assert!(keys.iter().any(|&k| t.probe(k).is_some()));
+            assert_eq!(t.written.is_none(), stores > 1024 / 16);
+            t.clear();
+            assert!(t.slots.iter().all(|s| *s == [0, 0]), "{stores} stores");
+            assert!(keys.iter().all(|&k| t.probe(k).is_none()));
+            assert_eq!((t.age, t.written.as_deref()), (0, Some(&[][..])));
+        }
     }
 
     #[test]
