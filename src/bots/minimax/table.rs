@@ -1,6 +1,6 @@
 //! The transposition table: a fixed number of two-slot buckets keyed by the
-//! canonical Zobrist hash, allocated on first use and wiped (not freed) on a
-//! new game.
+//! canonical Zobrist hash, allocated with the bot and wiped (not freed) on
+//! a new game.
 
 /// How a stored score relates to the true value of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -78,10 +78,15 @@ impl Entry {
 }
 
 impl Table {
-    /// A table of 2^`bits` slots (allocated when first stored to).
+    /// An empty table of 2^`bits` slots.
+    ///
+    /// Allocated now, not at the first store: that store comes inside a
+    /// search, where zeroing 16 MiB (as calloc does with memory the process
+    /// freed before, say an earlier bot's table) would eat milliseconds of
+    /// the move time.
     pub fn new(bits: u32) -> Table {
         Table {
-            slots: Vec::new(),
+            slots: vec![[0u64; 2]; 1usize << bits],
             bits,
             age: 0,
             written: Some(Vec::new()),
@@ -124,9 +129,6 @@ impl Table {
     /// The entry stored for `key`, if any.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        if self.slots.is_empty() {
-            return None;
-        }
         let b = self.bucket(key);
         self.slots[b..b + 2]
             .iter()
@@ -138,10 +140,6 @@ impl Table {
     /// the less valuable one (older, then shallower).
     #[inline]
     pub fn store(&mut self, key: u64, entry: Entry) {
-        if self.slots.is_empty() {
-            // Zeroed memory comes straight from the allocator, page by page.
-            self.slots = vec![[0u64; 2]; 1usize << self.bits];
-        }
         let b = self.bucket(key);
         let age = self.age;
         let worth = |slot: &[u64; 2]| -> i64 {
