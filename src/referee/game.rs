@@ -7,13 +7,13 @@
 
 use crate::client::{ClientError, EngineProcess, Response};
 use crate::rules::{Board, Cell, Geometry, Player};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 /// Why a game ended: `win` and `draw` on the board, or the fault of one
 /// engine.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Reason {
     Win,
