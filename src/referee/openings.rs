@@ -6,6 +6,7 @@
 use super::derive_seed;
 use crate::rules::{parse_coordinate, Board, Cell, Geometry};
 use anyhow::Context;
+use std::borrow::Cow;
 use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
@@ -182,10 +183,16 @@ pub fn parse_openings(text: &str, geometry: Geometry) -> Result<Vec<Vec<Cell>>, 
     Ok(openings)
 }
 
-/// The opening of every round of a run, made once before any game.
+/// The opening of every round of a run. Random openings are made when a
+/// round asks (from the run's seed and the round), so a run of any length
+/// holds none of them in memory; a file's are read once.
 #[derive(Clone, Debug)]
 pub struct Openings {
-    /// The distinct openings.
+    /// Random openings: the shape, plies and seed they come from.
+    random: Option<(Geometry, usize, u64)>,
+    /// A file's openings; for random ones, round 0's (checked to exist, and
+    /// used should a later round find none, which is all but impossible
+    /// once one exists).
     lines: Vec<Vec<Cell>>,
     /// The cycle of line indices the rounds go through; `None`: the lines
     /// in their order.
@@ -195,23 +202,15 @@ pub struct Openings {
 }
 
 impl Openings {
-    /// The openings for `rounds` rounds of a run with `seed`. Random openings
+    /// The openings of a run with `seed`. Random openings
     /// that can't exist, and an unreadable or bad openings file, are errors.
-    pub fn new(
-        source: &OpeningSource,
-        geometry: Geometry,
-        seed: u64,
-        rounds: usize,
-    ) -> anyhow::Result<Openings> {
+    pub fn new(source: &OpeningSource, geometry: Geometry, seed: u64) -> anyhow::Result<Openings> {
         match source {
             OpeningSource::Random { plies } => {
-                let lines = (0..rounds)
-                    .map(|r| {
-                        random_opening(geometry, *plies, derive_seed(seed, &[u64::MAX, r as u64]))
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
+                let first = random_opening(geometry, *plies, Self::round_seed(seed, 0))?;
                 Ok(Openings {
-                    lines,
+                    random: Some((geometry, *plies, seed)),
+                    lines: vec![first],
                     cycle: None,
                     description: format!(
                         "{plies} opening {}",
@@ -255,6 +254,7 @@ impl Openings {
                     if cycle.is_some() { " shuffled" } else { "" }
                 );
                 Ok(Openings {
+                    random: None,
                     lines,
                     cycle,
                     description,
@@ -263,13 +263,23 @@ impl Openings {
         }
     }
 
+    fn round_seed(seed: u64, round: usize) -> u64 {
+        derive_seed(seed, &[u64::MAX, round as u64])
+    }
+
     /// The opening of round `round` (empty if there are no openings).
-    pub fn round(&self, round: usize) -> &[Cell] {
+    pub fn round(&self, round: usize) -> Cow<'_, [Cell]> {
+        if let Some((geometry, plies, seed)) = self.random {
+            return match random_opening(geometry, plies, Self::round_seed(seed, round)) {
+                Ok(cells) => Cow::Owned(cells),
+                Err(_) => Cow::Borrowed(&self.lines[0]),
+            };
+        }
         let line = match &self.cycle {
             Some(cycle) if !cycle.is_empty() => cycle[round % cycle.len()],
             _ => round % self.lines.len().max(1),
         };
-        self.lines.get(line).map_or(&[][..], |l| &l[..])
+        Cow::Borrowed(self.lines.get(line).map_or(&[][..], |l| &l[..]))
     }
 
     /// How the openings were made: `1 opening ply`, `5 openings from FILE`.
@@ -368,13 +378,13 @@ mod tests {
             path: path.clone(),
             order,
         };
-        let seq = Openings::new(&source(OpeningOrder::Sequential), g, 1, 12).unwrap();
+        let seq = Openings::new(&source(OpeningOrder::Sequential), g, 1).unwrap();
         let first: Vec<Cell> = (0..12).map(|r| seq.round(r)[0]).collect();
         let line = |i: usize| Cell::new((i / 3) as u8, (i % 3) as u8);
         assert_eq!(first, (0..12).map(|r| line(r % 5)).collect::<Vec<_>>());
         assert!(seq.description().starts_with("5 openings from "));
         let shuffled = |seed| {
-            let o = Openings::new(&source(OpeningOrder::Random), g, seed, 10).unwrap();
+            let o = Openings::new(&source(OpeningOrder::Random), g, seed).unwrap();
             (0..10).map(|r| o.round(r)[0]).collect::<Vec<_>>()
         };
         let a = shuffled(1);

@@ -107,7 +107,7 @@ fn check_record(
         ));
     }
     let opening = openings.round(job.round);
-    let expected = one_based(opening);
+    let expected = one_based(&opening);
     if record.opening != expected {
         return Err(format!(
             "game {g} opened with {}, this run's openings give {} for it",
@@ -116,7 +116,7 @@ fn check_record(
         ));
     }
     let mut position = Board::new(config.geometry);
-    for &cell in opening {
+    for &cell in opening.iter() {
         // This run's own opening: legal by construction.
         let _ = position.try_play(cell);
     }

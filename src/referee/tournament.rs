@@ -173,7 +173,7 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
             (None, Some(x), Some(o)) => {
                 let setup = GameSetup {
                     geometry: config.geometry,
-                    opening,
+                    opening: &opening,
                     seeds: [
                         derive_seed(config.seed, &[game as u64, 0]),
                         derive_seed(config.seed, &[game as u64, 1]),
@@ -417,8 +417,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     if let Some(dir) = &config.log_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let rounds = (config.games / 2) as usize;
-    let openings = Openings::new(&config.openings, config.geometry, config.seed, rounds)?;
+    let openings = Openings::new(&config.openings, config.geometry, config.seed)?;
     let open_append = |p: &Path| {
         OpenOptions::new()
             .create(true)
@@ -549,7 +548,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                     pair: job.pair,
                     x: xn.to_string(),
                     o: on.to_string(),
-                    opening: one_based(openings.round(job.round)),
+                    opening: one_based(&openings.round(job.round)),
                     moves: one_based(&f.end.moves),
                     result: GameResult::of(f.end.winner),
                     reason: f.end.reason,
