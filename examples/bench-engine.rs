@@ -11,7 +11,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use kinrow::rules::{Board, Geometry, Outcome, Player, Rule};
+use kinrow::rules::{Board, Geometry, Player, Playouts, Rule};
 use rand::rngs::SmallRng;
 use rand::{RngCore, SeedableRng};
 use std::io::{BufRead, BufReader, Write};
@@ -89,10 +89,42 @@ fn playouts(name: &str, geo: Geometry, openspiel: f64, args: &Args) -> Result<()
     {
         return Ok(());
     }
+    // The loop a search would write on the general Board API.
     let mut rng = SmallRng::seed_from_u64(args.seed);
     let mut board = Board::new(geo);
     let all_squares: Vec<usize> = board.squares().collect();
     let mut empties: Vec<usize> = Vec::with_capacity(all_squares.len());
+    time_playouts(&format!("{name} Board"), openspiel, args, || {
+        board.clear();
+        empties.clear();
+        empties.extend_from_slice(&all_squares);
+        let outcome = loop {
+            let i = below(&mut rng, empties.len() as u32);
+            let square = empties.swap_remove(i);
+            if let Some(outcome) = board.play_unchecked(square) {
+                break outcome;
+            }
+        };
+        (outcome.winner(), board.ply())
+    });
+    // The library's playout engine (bit masks up to 64 cells).
+    let mut rng = SmallRng::seed_from_u64(args.seed);
+    let mut fast = Playouts::new(&Board::new(geo));
+    time_playouts(&format!("{name} Playouts"), openspiel, args, || {
+        let winner = fast.run(&mut rng);
+        (winner, fast.last_len())
+    });
+    Ok(())
+}
+
+/// Runs `one` (a playout returning its winner and length) for the time or
+/// count asked, and prints the rate against OpenSpiel's.
+fn time_playouts(
+    label: &str,
+    openspiel: f64,
+    args: &Args,
+    mut one: impl FnMut() -> (Option<Player>, usize),
+) {
     // [X wins, O wins, draws]
     let mut results = [0u64; 3];
     let mut plies = 0u64;
@@ -105,23 +137,12 @@ fn playouts(name: &str, geo: Geometry, openspiel: f64, args: &Args) -> Result<()
         None => start.elapsed() < budget,
     } {
         for _ in 0..1000 {
-            board.clear();
-            empties.clear();
-            empties.extend_from_slice(&all_squares);
-            let outcome = loop {
-                let i = below(&mut rng, empties.len() as u32);
-                let square = empties.swap_remove(i);
-                if let Some(outcome) = board.play_unchecked(square) {
-                    break outcome;
-                }
-            };
-            plies += board.ply() as u64;
-            results[match outcome {
-                Outcome::Win {
-                    winner: Player::X, ..
-                } => 0,
-                Outcome::Win { .. } => 1,
-                Outcome::Draw => 2,
+            let (winner, len) = one();
+            plies += len as u64;
+            results[match winner {
+                Some(Player::X) => 0,
+                Some(Player::O) => 1,
+                None => 2,
             }] += 1;
         }
         games += 1000;
@@ -130,7 +151,7 @@ fn playouts(name: &str, geo: Geometry, openspiel: f64, args: &Args) -> Result<()
     let rate = games as f64 / elapsed;
     let pct = |n: u64| 100.0 * n as f64 / games as f64;
     println!(
-        "playouts {name:9} {:>12.0}/s  {:>6.1} ns/playout  {:>5.1} ns/ply  x{:.2} OpenSpiel ({:.0}/s)  \
+        "playouts {label:18} {:>12.0}/s  {:>6.1} ns/playout  {:>5.1} ns/ply  x{:.2} OpenSpiel ({:.0}/s)  \
          [X {:.1}% O {:.1}% draw {:.1}%, {:.1} plies]",
         rate,
         1e9 / rate,
@@ -142,7 +163,6 @@ fn playouts(name: &str, geo: Geometry, openspiel: f64, args: &Args) -> Result<()
         pct(results[2]),
         plies as f64 / games as f64,
     );
-    Ok(())
 }
 
 /// A uniformly random number in `0..n` (n > 0) by Lemire's multiply-shift

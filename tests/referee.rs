@@ -48,18 +48,6 @@ fn the_main_job_is_a_round_robin_of_the_built_in_bots() {
     assert!(seed.is_some_and(|s| s.parse::<u64>().is_ok()), "{text}");
 }
 
-/// Game records without the timing, which varies from run to run.
-fn games_without_time(run: &Run) -> Vec<Value> {
-    run.games
-        .iter()
-        .map(|g| {
-            let mut g = g.clone();
-            g.as_object_mut().unwrap().remove("time_ms");
-            g
-        })
-        .collect()
-}
-
 #[test]
 fn a_seed_replays_a_run_exactly_at_any_concurrency() {
     let steady_a = fixture("a", "steady");
@@ -154,11 +142,15 @@ fn records_follow_their_schema() {
     assert_eq!(run.games.len(), 6);
     for g in &run.games {
         for key in [
-            "game", "pair", "x", "o", "opening", "moves", "result", "reason", "fault_by", "time_ms",
+            "game", "pair", "x", "o", "opening", "moves", "result", "reason", "fault_by",
+            "time_ms", "seed", "board",
         ] {
             assert!(g.get(key).is_some(), "{key} missing in {g}");
         }
         assert!(g["time_ms"]["x"].as_f64().is_some() && g["time_ms"]["o"].as_f64().is_some());
+        assert_eq!((&g["seed"], &g["board"]), (&s["seed"], &s["board"]));
+        // Left out when the engines wrote nothing outside responses.
+        assert!(g.get("skipped").is_none(), "{g}");
         let cells = g["opening"]
             .as_array()
             .unwrap()
@@ -257,8 +249,16 @@ fn ctrl_c_stops_reports_what_finished_and_leaves_nothing_behind() {
         stdout.push_str(&line.unwrap());
         stdout.push('\n');
     }
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
     assert_eq!(status.code(), Some(130));
     assert!(stdout.contains("INTERRUPTED"), "{stdout}");
+    // It says how to play the rest.
+    assert!(
+        stderr.contains("of 5000 games; the finished games are in ")
+            && stderr.contains("run the same command with --resume"),
+        "{stderr}"
+    );
     let output = std::process::Output {
         status,
         stdout: stdout.into_bytes(),

@@ -124,6 +124,10 @@ fn plays_an_occupied_cell() {
     let scratch = Scratch::new("occupied");
     let run = match_against(&scratch, "occupied", &[]);
     assert_all_faults(&run, "illegal");
+    // Faults count again from the records when the run is resumed.
+    let resumed = match_against(&scratch, "occupied", &["--resume"]);
+    assert!(resumed.stderr.contains("4 of 4 games already played"));
+    assert_eq!(summary_without_time(&resumed), summary_without_time(&run));
     assert_no_leftovers(&scratch);
 }
 
@@ -191,6 +195,19 @@ fn floods_stdout_with_junk() {
         .expect("skipped lines reported");
     let count: u64 = line.rsplit(' ').next().unwrap().parse().unwrap();
     assert!(count >= 4 * 500, "{line}");
+    // The records keep the counts, so a resumed run reports them too.
+    let recorded: u64 = run
+        .games
+        .iter()
+        .map(|g| {
+            let bad_side = if g["x"] == "bad" { "x" } else { "o" };
+            g["skipped"][bad_side].as_u64().unwrap()
+        })
+        .sum();
+    assert_eq!(recorded, count);
+    let resumed = match_against(&scratch, "stdout_flood", &["--resume"]);
+    assert!(resumed.stderr.contains("4 of 4 games already played"));
+    assert_eq!(report_without_time(&resumed), report_without_time(&run));
     assert_no_leftovers(&scratch);
 }
 

@@ -6,7 +6,10 @@ use clap::{CommandFactory, Parser};
 use kinrow::bots::BotKind;
 use kinrow::cli::ShapeArgs;
 use kinrow::referee::stats::Sprt;
-use kinrow::referee::{default_opening_plies, default_timeout, Config, EngineSpec};
+use kinrow::referee::{
+    default_opening_plies, default_timeout, Config, EngineSpec, OpeningOrder, OpeningSource,
+    PastGames,
+};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
@@ -33,8 +36,17 @@ struct Cli {
     games: u32,
     /// Random opening plies per pair of games (default: 1 on boards of up to
     /// 16 cells, 2 on larger ones, 0 when K is 1 or 2).
-    #[arg(long, value_name = "PLIES")]
+    #[arg(long, value_name = "PLIES", conflicts_with = "openings_file")]
     openings: Option<usize>,
+    /// Openings from a file: one a line as 1-based cells `R C R C …`
+    /// (blank lines and # comments skipped); round after round takes the
+    /// next line, cycling.
+    #[arg(long, value_name = "FILE")]
+    openings_file: Option<PathBuf>,
+    /// The order of --openings-file's lines: sequential, or random (shuffled
+    /// with the seed).
+    #[arg(long, value_name = "ORDER", requires = "openings_file", value_parser = parse_order)]
+    openings_order: Option<OpeningOrder>,
     #[command(flatten)]
     shape: ShapeArgs,
     /// Games played at once, each with its own engine processes (default:
@@ -60,6 +72,10 @@ struct Cli {
     /// Append one JSON line per finished game here.
     #[arg(long, value_name = "FILE")]
     games_out: Option<PathBuf>,
+    /// Continue the run whose records are in --games-out FILE: check that
+    /// they belong to this run, count them, and play only the missing games.
+    #[arg(long, requires = "games_out")]
+    resume: bool,
     /// Write engines' stderr and the referee's log here.
     #[arg(long, value_name = "DIR")]
     log_dir: Option<PathBuf>,
@@ -82,6 +98,10 @@ fn parse_engine(s: &str) -> Result<EngineSpec, String> {
 fn parse_bot(s: &str) -> Result<BotKind, String> {
     s.parse()
         .map_err(|e: kinrow::bots::UnknownBot| e.to_string())
+}
+
+fn parse_order(s: &str) -> Result<OpeningOrder, String> {
+    s.parse()
 }
 
 fn parse_sprt(s: &str) -> Result<Sprt, String> {
@@ -126,6 +146,13 @@ fn usage_error(msg: String) -> ! {
     Cli::command().error(ErrorKind::ValueValidation, msg).exit()
 }
 
+/// A run that cannot start (exit status 1, as for the run's own start-up
+/// errors).
+fn cannot_start(msg: String) -> ! {
+    eprintln!("referee: {msg}");
+    std::process::exit(1)
+}
+
 fn config(cli: Cli) -> Config {
     let geometry = cli
         .shape
@@ -147,12 +174,37 @@ fn config(cli: Cli) -> Config {
         usage_error("--sprt needs exactly two engines".into());
     }
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let openings = match cli.openings_file {
+        Some(path) => OpeningSource::File {
+            path,
+            order: cli.openings_order.unwrap_or_default(),
+        },
+        None => OpeningSource::Random {
+            plies: cli
+                .openings
+                .unwrap_or_else(|| default_opening_plies(geometry)),
+        },
+    };
+    let resume = match (&cli.games_out, cli.resume) {
+        (Some(path), true) => {
+            Some(PastGames::read(path).unwrap_or_else(|e| cannot_start(format!("{e:#}"))))
+        }
+        _ => None,
+    };
+    // Resuming without --seed continues with the seed the records carry.
+    let past_seed = resume.as_ref().and_then(PastGames::seed);
+    if let Some(past) = resume.as_ref().filter(|p| !p.records.is_empty()) {
+        if cli.seed.is_none() && past_seed.is_none() {
+            cannot_start(format!(
+                "the records in {} carry no seed (written by an older referee): give the run's --seed",
+                past.path.display()
+            ));
+        }
+    }
     Config {
         engines,
         games: cli.games.saturating_add(cli.games % 2),
-        opening_plies: cli
-            .openings
-            .unwrap_or_else(|| default_opening_plies(geometry)),
+        openings,
         geometry,
         concurrency: cli.concurrency.map_or(cpus, |j| j as usize),
         movetime_ms: cli.movetime,
@@ -160,10 +212,11 @@ fn config(cli: Cli) -> Config {
             .timeout
             .map_or_else(|| default_timeout(cli.movetime), Duration::from_millis),
         grace: Duration::from_millis(cli.grace),
-        seed: cli.seed.unwrap_or_else(rand::random),
+        seed: cli.seed.or(past_seed).unwrap_or_else(rand::random),
         sprt: cli.sprt,
         json: cli.json,
         games_out: cli.games_out,
+        resume,
         log_dir: cli.log_dir,
         progress: !cli.quiet,
     }
@@ -231,7 +284,17 @@ fn main() -> ExitCode {
             let _ =
                 std::io::Write::write_all(&mut std::io::stdout().lock(), outcome.report.as_bytes());
             if outcome.interrupted {
-                eprintln!("referee: interrupted after {} games", outcome.games);
+                let how = match &config.games_out {
+                    Some(path) => format!(
+                        "the finished games are in {}; to play the rest, run the same command with --resume",
+                        path.display()
+                    ),
+                    None => "without --games-out records it can't be resumed (give --games-out FILE to make a run resumable)".into(),
+                };
+                eprintln!(
+                    "referee: interrupted after {} of {} games; {how}",
+                    outcome.games, outcome.total
+                );
                 ExitCode::from(130)
             } else {
                 ExitCode::SUCCESS

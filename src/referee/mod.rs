@@ -2,21 +2,31 @@
 //!
 //! - [`words`]: engine commands split into words as a shell would.
 //! - [`game`]: one game between two processes, every move checked.
+//! - [`openings`]: random openings and openings files.
+//! - [`records`]: the game records of `--games-out`, written and read back
+//!   (for `--resume`).
 //! - [`tournament`]: start-up checks, scheduling over worker threads,
 //!   records, progress and Ctrl-C.
 //! - [`report`]: per-pairing tallies, the text report and the JSON summary.
 //! - [`stats`]: the statistics as pure functions.
 
 pub mod game;
+pub mod openings;
+pub mod records;
 pub mod report;
+mod resume;
 pub mod stats;
 pub mod tournament;
 
+pub use openings::{
+    default_opening_plies, parse_openings, random_opening, OpeningError, OpeningOrder,
+    OpeningSource,
+};
+pub use records::PastGames;
 pub use tournament::{run, RunOutcome};
 
-use crate::rules::{Cell, Geometry};
+use crate::rules::Geometry;
 use stats::Sprt;
-use std::fmt;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
@@ -60,8 +70,8 @@ pub struct Config {
     pub engines: Vec<EngineSpec>,
     /// Games per pairing (even).
     pub games: u32,
-    /// Random opening plies per pair.
-    pub opening_plies: usize,
+    /// Where the openings come from.
+    pub openings: OpeningSource,
     pub geometry: Geometry,
     /// Games played at once (at least 1).
     pub concurrency: usize,
@@ -78,6 +88,9 @@ pub struct Config {
     pub json: Option<PathBuf>,
     /// One JSON line per finished game, appended.
     pub games_out: Option<PathBuf>,
+    /// The games already in `games_out`, read for `--resume`: checked
+    /// against this run, counted, and not played again.
+    pub resume: Option<PastGames>,
     /// Engine stderr logs and the referee's own log.
     pub log_dir: Option<PathBuf>,
     /// Show the live progress line (when stderr is a terminal).
@@ -92,37 +105,6 @@ pub fn default_timeout(movetime_ms: Option<u64>) -> Duration {
     }
 }
 
-/// The default number of random opening plies, so that deterministic bots
-/// still play varied games: one on small boards (on 3x3 a second random stone
-/// can already hand a side a forced win, e.g. an edge reply to the centre,
-/// while every single first stone leaves a draw), two on larger ones, none
-/// where K is so small that a stone or two decides the game.
-pub fn default_opening_plies(geometry: Geometry) -> usize {
-    match (geometry.k(), geometry.area()) {
-        (0..=2, _) | (_, 0..=3) => 0,
-        (_, 4..=16) => 1,
-        _ => 2,
-    }
-}
-
-/// The opening of every round could not be made.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OpeningError {
-    pub plies: usize,
-}
-
-impl fmt::Display for OpeningError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "no opening of {} random plies leaves the game undecided on this board",
-            self.plies
-        )
-    }
-}
-
-impl std::error::Error for OpeningError {}
-
 /// A well-mixed 64-bit value from a seed and a few coordinates (SplitMix64
 /// steps), so per-game seeds and openings are independent but replayable.
 pub fn derive_seed(seed: u64, parts: &[u64]) -> u64 {
@@ -136,38 +118,9 @@ pub fn derive_seed(seed: u64, parts: &[u64]) -> u64 {
     z
 }
 
-/// `plies` random legal moves that leave the game undecided, from `seed`;
-/// the same seed gives the same opening.
-pub fn random_opening(
-    geometry: Geometry,
-    plies: usize,
-    seed: u64,
-) -> Result<Vec<Cell>, OpeningError> {
-    use rand::rngs::SmallRng;
-    use rand::{Rng, SeedableRng};
-    let mut rng = SmallRng::seed_from_u64(seed);
-    let mut board = crate::rules::Board::new(geometry);
-    'attempt: for _ in 0..1000 {
-        board.clear();
-        for _ in 0..plies {
-            let legal: Vec<Cell> = board.legal_moves().collect();
-            if legal.is_empty() {
-                continue 'attempt;
-            }
-            let cell = legal[rng.random_range(0..legal.len())];
-            if board.try_play(cell).is_err() || board.is_over() {
-                continue 'attempt;
-            }
-        }
-        return Ok(board.moves().collect());
-    }
-    Err(OpeningError { plies })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Rule;
 
     #[test]
     fn engine_specs_with_and_without_names() {
@@ -179,22 +132,6 @@ mod tests {
         assert_eq!(s.argv, ["python3", "bot.py", "--level=3"]);
         assert!("x=".parse::<EngineSpec>().is_err());
         assert!("'unclosed".parse::<EngineSpec>().is_err());
-    }
-
-    #[test]
-    fn openings_are_seeded_legal_and_undecided() {
-        let g = Geometry::TIC_TAC_TOE;
-        let a = random_opening(g, 4, 7).unwrap();
-        assert_eq!(a, random_opening(g, 4, 7).unwrap());
-        assert_eq!(a.len(), 4);
-        let distinct: std::collections::HashSet<_> =
-            (0..50).map(|s| random_opening(g, 2, s).unwrap()).collect();
-        assert!(distinct.len() > 10);
-        // k = 1: every move wins, so no opening exists.
-        let k1 = Geometry::new(3, 3, 1, Rule::Free).unwrap();
-        assert_eq!(random_opening(k1, 1, 0), Err(OpeningError { plies: 1 }));
-        assert_eq!(random_opening(k1, 0, 0), Ok(vec![]));
-        assert_eq!(random_opening(g, 9, 0), Err(OpeningError { plies: 9 }));
     }
 
     #[test]
@@ -211,10 +148,5 @@ mod tests {
         assert_eq!(default_timeout(None), Duration::from_secs(10));
         assert_eq!(default_timeout(Some(100)), Duration::from_millis(1100));
         assert_eq!(default_timeout(Some(4000)), Duration::from_millis(6000));
-        assert_eq!(default_opening_plies(Geometry::TIC_TAC_TOE), 1);
-        let gomoku = Geometry::new(15, 15, 5, crate::rules::Rule::Free).unwrap();
-        assert_eq!(default_opening_plies(gomoku), 2);
-        let k2 = Geometry::new(3, 3, 2, crate::rules::Rule::Free).unwrap();
-        assert_eq!(default_opening_plies(k2), 0);
     }
 }

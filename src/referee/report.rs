@@ -3,7 +3,7 @@
 use super::game::{GameEnd, Reason};
 use super::stats::{Estimate, Pentanomial, Sprt, SprtDecision, Wdl};
 use crate::rules::{Geometry, Player};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
@@ -106,10 +106,14 @@ pub struct RunInfo {
     pub seed: u64,
     pub geometry: Geometry,
     pub games_per_pairing: u32,
-    pub opening_plies: usize,
+    /// How the openings were made (`1 opening ply`, `5 openings from FILE`).
+    pub openings: String,
     pub concurrency: usize,
     pub total_games: usize,
     pub interrupted: bool,
+    /// Games counted from the records of an earlier session (`--resume`).
+    pub resumed: u64,
+    /// Wall-clock time of this session's games.
     pub seconds: f64,
     /// Stdout lines each engine wrote outside responses (skipped).
     pub skipped_lines: Vec<u64>,
@@ -133,12 +137,30 @@ pub struct Summary<'a> {
 }
 
 /// The board of a run.
-#[derive(Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BoardInfo {
     pub rows: usize,
     pub cols: usize,
     pub k: usize,
     pub rule: String,
+}
+
+impl From<Geometry> for BoardInfo {
+    fn from(g: Geometry) -> BoardInfo {
+        BoardInfo {
+            rows: g.rows(),
+            cols: g.cols(),
+            k: g.k(),
+            rule: g.rule().to_string(),
+        }
+    }
+}
+
+impl std::fmt::Display for BoardInfo {
+    /// As a geometry shows itself: `3x3 k3 free`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}x{} k{} {}", self.rows, self.cols, self.k, self.rule)
+    }
 }
 
 /// One pairing in the JSON summary, from `a`'s side.
@@ -204,19 +226,13 @@ pub fn summary<'a>(
             }
         })
         .collect();
-    let g = info.geometry;
     Summary {
         schema: SCHEMA,
         seed: info.seed,
         games: tallies.iter().map(|t| t.wdl.games()).sum(),
         interrupted: info.interrupted,
         seconds: round(info.seconds, 6),
-        board: BoardInfo {
-            rows: g.rows(),
-            cols: g.cols(),
-            k: g.k(),
-            rule: g.rule().to_string(),
-        },
+        board: info.geometry.into(),
         engines,
         pairings,
         sprt,
@@ -264,29 +280,30 @@ pub fn text(
     let played: u64 = tallies.iter().map(|t| t.wdl.games()).sum();
     let _ = writeln!(
         out,
-        "referee: {} engines, {}, {} games per pairing, {} opening {}, concurrency {}, seed {}",
+        "referee: {} engines, {}, {} games per pairing, {}, concurrency {}, seed {}",
         engines.len(),
         g,
         info.games_per_pairing,
-        info.opening_plies,
-        if info.opening_plies == 1 {
-            "ply"
-        } else {
-            "plies"
-        },
+        info.openings,
         info.concurrency,
         info.seed
     );
+    let session = played.saturating_sub(info.resumed);
     let rate = if info.seconds > 0.0 {
-        played as f64 / info.seconds
+        session as f64 / info.seconds
     } else {
         0.0
     };
+    let timing = format!("{:.2} s ({rate:.0} games/s)", info.seconds);
     let _ = writeln!(
         out,
-        "{played} of {} games in {:.2} s ({rate:.0} games/s){}",
+        "{played} of {} games{}{}",
         info.total_games,
-        info.seconds,
+        if info.resumed > 0 {
+            format!(": {} resumed, {session} played in {timing}", info.resumed)
+        } else {
+            format!(" in {timing}")
+        },
         if info.interrupted {
             " — INTERRUPTED: the report covers the games that finished"
         } else {

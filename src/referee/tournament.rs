@@ -4,12 +4,14 @@
 //! Ctrl-C.
 
 use super::game::{play_game, GameEnd, GameSetup, Reason};
+use super::openings::Openings;
+use super::records::{one_based, write_record, GameRecord, GameResult, SkippedLines, TimeUsed};
 use super::report::{self, EngineInfo, PairingTally, RunInfo, SprtStatus};
-use super::{derive_seed, random_opening, Config};
+use super::stats::SprtDecision;
+use super::{derive_seed, resume, Config};
 use crate::client::{ClientError, EngineProcess, StderrTo};
-use crate::rules::{Cell, Player};
+use crate::rules::Player;
 use anyhow::{bail, Context};
-use serde::Serialize;
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -25,35 +27,39 @@ pub struct RunOutcome {
     pub report: String,
     /// Ctrl-C stopped it before the schedule was done.
     pub interrupted: bool,
-    /// Games finished and counted.
+    /// Games finished and counted (with those resumed).
     pub games: u64,
+    /// Games in the schedule.
+    pub total: usize,
 }
 
 /// One game of the schedule.
 #[derive(Clone, Copy, Debug)]
-struct Job {
-    game: usize,
+pub(super) struct Job {
+    pub game: usize,
     /// Index into the pairings.
-    pairing: usize,
+    pub pairing: usize,
     /// Pair id (both games of a pair share it and its opening).
-    pair: usize,
-    round: usize,
+    pub pair: usize,
+    pub round: usize,
     /// Engine indices playing X and O.
-    x: usize,
-    o: usize,
+    pub x: usize,
+    pub o: usize,
     /// Whether the pairing's `a` plays X.
-    a_is_x: bool,
+    pub a_is_x: bool,
 }
 
 /// The schedule: round after round, each pairing plays its pair of games
-/// (same opening, colours swapped), so a partial run stays balanced.
-struct Schedule {
-    pairings: Vec<(usize, usize)>,
-    total: usize,
+/// (same opening, colours swapped), so a partial run stays balanced. A game's
+/// index fixes its engines, colours and opening, whatever the number of
+/// games per pairing.
+pub(super) struct Schedule {
+    pub pairings: Vec<(usize, usize)>,
+    pub total: usize,
 }
 
 impl Schedule {
-    fn job(&self, game: usize) -> Job {
+    pub fn job(&self, game: usize) -> Job {
         let p = self.pairings.len().max(1);
         let round = game / (2 * p);
         let pairing = (game / 2) % p;
@@ -80,42 +86,15 @@ struct Finished {
     skipped: [(Vec<String>, u64); 2],
 }
 
-/// One line of `--games-out` (schema 1).
-#[derive(Serialize)]
-struct GameRecord<'a> {
-    game: usize,
-    pair: usize,
-    x: &'a str,
-    o: &'a str,
-    opening: Vec<[u32; 2]>,
-    moves: Vec<[u32; 2]>,
-    result: &'static str,
-    reason: Reason,
-    fault_by: Option<&'a str>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    detail: Option<&'a str>,
-    time_ms: TimeUsed,
-}
-
-#[derive(Serialize)]
-struct TimeUsed {
-    x: f64,
-    o: f64,
-}
-
-fn one_based(cells: &[Cell]) -> Vec<[u32; 2]> {
-    cells
-        .iter()
-        .map(|c| [u32::from(c.row) + 1, u32::from(c.col) + 1])
-        .collect()
-}
-
 /// Shared state of the workers.
 struct Shared<'a> {
     config: &'a Config,
     engines: &'a [EngineInfo],
     schedule: &'a Schedule,
-    openings: &'a [Vec<Cell>],
+    openings: &'a Openings,
+    /// The games to play (the schedule less the games resumed), in order.
+    todo: &'a [usize],
+    /// The next index into `todo`.
     next: AtomicUsize,
     /// No new games (SPRT decided, or Ctrl-C).
     stop: AtomicBool,
@@ -168,12 +147,12 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
         if shared.stop.load(Ordering::Relaxed) || shared.cancel.load(Ordering::Relaxed) {
             break;
         }
-        let game = shared.next.fetch_add(1, Ordering::Relaxed);
-        if game >= shared.schedule.total {
+        let next = shared.next.fetch_add(1, Ordering::Relaxed);
+        let Some(&game) = shared.todo.get(next) else {
             break;
-        }
+        };
         let job = shared.schedule.job(game);
-        let opening = shared.openings.get(job.round).map_or(&[][..], |o| &o[..]);
+        let opening = shared.openings.round(job.round);
         let mut end = None;
         for (side, idx) in [(Player::X, job.x), (Player::O, job.o)] {
             if procs[idx].is_none() {
@@ -194,7 +173,7 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
             (None, Some(x), Some(o)) => {
                 let setup = GameSetup {
                     geometry: config.geometry,
-                    opening,
+                    opening: &opening,
                     seeds: [
                         derive_seed(config.seed, &[game as u64, 0]),
                         derive_seed(config.seed, &[game as u64, 1]),
@@ -371,6 +350,8 @@ struct Progress {
     enabled: bool,
     start: Instant,
     last: Instant,
+    /// Games resumed from records (not played in this session's time).
+    resumed: u64,
 }
 
 impl Progress {
@@ -380,7 +361,12 @@ impl Progress {
         }
         self.last = Instant::now();
         let secs = self.start.elapsed().as_secs_f64();
-        let rate = if secs > 0.0 { done as f64 / secs } else { 0.0 };
+        let played = done.saturating_sub(self.resumed);
+        let rate = if secs > 0.0 {
+            played as f64 / secs
+        } else {
+            0.0
+        };
         let left = total.saturating_sub(done as usize) as f64;
         let eta = if rate > 0.0 { left / rate } else { 0.0 };
         let wdl = if let [t] = tallies {
@@ -403,8 +389,21 @@ impl Progress {
     }
 }
 
+/// The SPRT's state over a pairing's pairs.
+fn sprt_status(test: super::stats::Sprt, tally: &PairingTally) -> SprtStatus {
+    let llr = test.llr(&tally.penta);
+    SprtStatus {
+        test,
+        llr,
+        lower_bound: test.lower_bound(),
+        upper_bound: test.upper_bound(),
+        decision: test.decide(llr),
+    }
+}
+
 /// Runs the tournament of `config`; `cancel` is raised by Ctrl-C. Start-up
-/// failures are errors (before any game); faults during games are results.
+/// failures (and records that don't belong to this run, for `--resume`) are
+/// errors before any game; faults during games are results.
 pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcome> {
     if config.engines.len() < 2 {
         bail!("a tournament needs at least two engines");
@@ -412,19 +411,13 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     if config.sprt.is_some() && config.engines.len() != 2 {
         bail!("--sprt needs exactly two engines");
     }
+    if config.resume.is_some() && config.games_out.is_none() {
+        bail!("--resume needs --games-out: the records to resume from");
+    }
     if let Some(dir) = &config.log_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
-    let rounds = (config.games / 2) as usize;
-    let openings = (0..rounds)
-        .map(|r| {
-            random_opening(
-                config.geometry,
-                config.opening_plies,
-                derive_seed(config.seed, &[u64::MAX, r as u64]),
-            )
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let openings = Openings::new(&config.openings, config.geometry, config.seed)?;
     let open_append = |p: &Path| {
         OpenOptions::new()
             .create(true)
@@ -432,6 +425,16 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
             .open(p)
             .with_context(|| format!("cannot open {}", p.display()))
     };
+    if let (Some(path), None) = (&config.games_out, &config.resume) {
+        if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
+            eprintln!(
+                "referee: {} already holds records; appending (to continue that run instead, use --resume)",
+                path.display()
+            );
+        }
+    }
+    // Opened for appending: after `tidy` cuts an unfinished line off, the
+    // next record still lands at the new end.
     let mut games_out = config.games_out.as_deref().map(open_append).transpose()?;
     let mut log = match &config.log_dir {
         Some(dir) => Some(open_append(&dir.join("referee.log"))?),
@@ -452,13 +455,53 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         .iter()
         .map(|&(a, b)| PairingTally::new(a, b))
         .collect();
+    let mut skipped_lines = vec![0u64; n];
+    let mut done = 0u64;
+    let mut played = vec![false; schedule.total];
+    if let Some(past) = &config.resume {
+        let past_games = resume::check(past, config, &schedule, &openings, &engines)?;
+        past.tidy()?;
+        if let Some((line, bytes)) = past.unfinished {
+            eprintln!(
+                "referee: {}: ignored the unfinished last line {line} ({bytes} bytes, cut off when the run stopped) and removed it",
+                past.path.display()
+            );
+        }
+        for g in &past_games {
+            let a_side = if g.job.a_is_x { Player::X } else { Player::O };
+            tallies[g.job.pairing].add(g.job.pair, a_side, &g.end);
+            skipped_lines[g.job.x] += g.skipped[0];
+            skipped_lines[g.job.o] += g.skipped[1];
+            played[g.job.game] = true;
+        }
+        done = past_games.len() as u64;
+    }
+    let todo: Vec<usize> = (0..schedule.total).filter(|&g| !played[g]).collect();
+    let resumed = done;
+    // A resumed SPRT match may be decided already.
+    let decided = config
+        .sprt
+        .is_some_and(|test| sprt_status(test, &tallies[0]).decision != SprtDecision::Continue);
+    if let Some(past) = &config.resume {
+        eprintln!(
+            "referee: resuming from {}: {resumed} of {} games already played, {}",
+            past.path.display(),
+            schedule.total,
+            if decided {
+                "and the SPRT is decided: nothing to play".to_string()
+            } else {
+                format!("{} to play", todo.len())
+            }
+        );
+    }
     let shared = Shared {
         config,
         engines: &engines,
         schedule: &schedule,
         openings: &openings,
+        todo: &todo,
         next: AtomicUsize::new(0),
-        stop: AtomicBool::new(false),
+        stop: AtomicBool::new(decided),
         cancel: Arc::clone(&cancel),
         spawned: AtomicUsize::new(0),
     };
@@ -467,15 +510,13 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         enabled: config.progress && std::io::stderr().is_terminal(),
         start,
         last: start,
+        resumed,
     };
-    let mut sprt_status: Option<SprtStatus> = None;
-    let mut skipped_lines = vec![0u64; n];
-    let mut done = 0u64;
     let mut write_error: Option<anyhow::Error> = None;
 
     std::thread::scope(|s| {
         let (tx, rx) = channel::<Finished>();
-        let workers = config.concurrency.clamp(1, schedule.total.max(1));
+        let workers = config.concurrency.clamp(1, todo.len().max(1));
         for _ in 0..workers {
             let tx = tx.clone();
             let shared = &shared;
@@ -505,27 +546,26 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                 let record = GameRecord {
                     game: job.game,
                     pair: job.pair,
-                    x: xn,
-                    o: on,
-                    opening: one_based(openings.get(job.round).map_or(&[][..], |o| &o[..])),
+                    x: xn.to_string(),
+                    o: on.to_string(),
+                    opening: one_based(&openings.round(job.round)),
                     moves: one_based(&f.end.moves),
-                    result: match f.end.winner {
-                        Some(Player::X) => "x",
-                        Some(Player::O) => "o",
-                        None => "draw",
-                    },
+                    result: GameResult::of(f.end.winner),
                     reason: f.end.reason,
-                    fault_by,
-                    detail: f.end.detail.as_deref(),
+                    fault_by: fault_by.map(str::to_string),
+                    detail: f.end.detail.clone(),
                     time_ms: TimeUsed {
                         x: (f.end.time[0].as_secs_f64() * 1e6).round() / 1e3,
                         o: (f.end.time[1].as_secs_f64() * 1e6).round() / 1e3,
                     },
+                    skipped: SkippedLines {
+                        x: f.skipped[0].1,
+                        o: f.skipped[1].1,
+                    },
+                    seed: Some(config.seed),
+                    board: Some(config.geometry.into()),
                 };
-                let written = serde_json::to_string(&record)
-                    .map_err(anyhow::Error::from)
-                    .and_then(|line| Ok(writeln!(out, "{line}").and_then(|()| out.flush())?));
-                if let Err(e) = written {
+                if let Err(e) = write_record(out, &record) {
                     write_error.get_or_insert(e.context("cannot write --games-out"));
                 }
             }
@@ -555,16 +595,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
             let a_side = if job.a_is_x { Player::X } else { Player::O };
             let pair_done = tally.add(job.pair, a_side, &f.end);
             if let (Some(test), true) = (config.sprt, pair_done) {
-                let llr = test.llr(&tally.penta);
-                let decision = test.decide(llr);
-                sprt_status = Some(SprtStatus {
-                    test,
-                    llr,
-                    lower_bound: test.lower_bound(),
-                    upper_bound: test.upper_bound(),
-                    decision,
-                });
-                if decision != super::stats::SprtDecision::Continue {
+                if sprt_status(test, tally).decision != SprtDecision::Continue {
                     shared.stop.store(true, Ordering::Relaxed);
                 }
             }
@@ -575,37 +606,31 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     if let Some(e) = write_error {
         return Err(e);
     }
-    if let (Some(test), None) = (config.sprt, sprt_status) {
-        let llr = test.llr(&tallies[0].penta);
-        sprt_status = Some(SprtStatus {
-            test,
-            llr,
-            lower_bound: test.lower_bound(),
-            upper_bound: test.upper_bound(),
-            decision: test.decide(llr),
-        });
-    }
+    // Over complete pairs only, so the same as when the last pair finished.
+    let sprt = config.sprt.map(|test| sprt_status(test, &tallies[0]));
     let interrupted = cancel.load(Ordering::Relaxed) && (done as usize) < schedule.total;
     let info = RunInfo {
         seed: config.seed,
         geometry: config.geometry,
         games_per_pairing: config.games,
-        opening_plies: config.opening_plies,
+        openings: openings.description().to_string(),
         concurrency: config.concurrency,
         total_games: schedule.total,
         interrupted,
+        resumed,
         seconds: start.elapsed().as_secs_f64(),
         skipped_lines,
     };
     if let Some(path) = &config.json {
-        let summary = report::summary(&info, &engines, &tallies, sprt_status);
+        let summary = report::summary(&info, &engines, &tallies, sprt);
         let text = serde_json::to_string_pretty(&summary)?;
         std::fs::write(path, text + "\n")
             .with_context(|| format!("cannot write {}", path.display()))?;
     }
     Ok(RunOutcome {
-        report: report::text(&info, &engines, &tallies, sprt_status.as_ref()),
+        report: report::text(&info, &engines, &tallies, sprt.as_ref()),
         interrupted,
         games: done,
+        total: schedule.total,
     })
 }

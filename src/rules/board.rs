@@ -44,7 +44,7 @@ impl std::error::Error for IllegalMove {}
 
 /// A position with its history. `try_play` checks input; `play_unchecked` is the
 /// fast path for search and playouts (no allocation, O(1) win check).
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct Board {
     geo: Geometry,
     /// Padded row length: a power of two (at least cols + 1), so that a square
@@ -67,6 +67,33 @@ pub struct Board {
     history: Vec<u16>,
     to_move: Player,
     outcome: Option<Outcome>,
+}
+
+impl Clone for Board {
+    fn clone(&self) -> Self {
+        let mut b = Board {
+            cells: Vec::new(),
+            lines: Vec::new(),
+            history: Vec::with_capacity(self.geo.area()),
+            ..*self
+        };
+        b.clone_from(self);
+        b
+    }
+
+    /// Copies into the existing buffers: resetting a scratch board to a
+    /// base position allocates nothing.
+    fn clone_from(&mut self, source: &Self) {
+        self.geo = source.geo;
+        self.stride = source.stride;
+        self.shift = source.shift;
+        self.cells.clone_from(&source.cells);
+        self.lines.clone_from(&source.lines);
+        self.lines_per_direction = source.lines_per_direction;
+        self.history.clone_from(&source.history);
+        self.to_move = source.to_move;
+        self.outcome = source.outcome;
+    }
 }
 
 impl PartialEq for Board {

@@ -14,11 +14,13 @@
 mod board;
 mod geometry;
 mod outcome;
+mod playout;
 mod types;
 
 pub use board::{Board, IllegalMove};
 pub use geometry::{BoardSize, Geometry, SizeError, MAX_SIDE};
 pub use outcome::{Line, Outcome};
+pub use playout::Playouts;
 pub use types::{
     clip, parse_coordinate, Cell, ParseCellError, ParsePlayerError, ParseRuleError, Player, Rule,
 };

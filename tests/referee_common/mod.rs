@@ -120,3 +120,32 @@ pub fn assert_no_leftovers(scratch: &Scratch) {
         .collect();
     assert!(alive.is_empty(), "processes left behind: {alive:?}");
 }
+
+/// Game records without the timing, which varies from run to run.
+pub fn games_without_time(run: &Run) -> Vec<Value> {
+    run.games
+        .iter()
+        .map(|g| {
+            let mut g = g.clone();
+            g.as_object_mut().unwrap().remove("time_ms");
+            g
+        })
+        .collect()
+}
+
+/// The JSON summary without its wall-clock time.
+pub fn summary_without_time(run: &Run) -> Value {
+    let mut s = run.summary.clone().expect("a summary was written");
+    s.as_object_mut().unwrap().remove("seconds");
+    s
+}
+
+/// The text report without its timing line (the second).
+pub fn report_without_time(run: &Run) -> Vec<&str> {
+    run.stdout
+        .lines()
+        .enumerate()
+        .filter(|&(i, _)| i != 1)
+        .map(|(_, l)| l)
+        .collect()
+}

@@ -1,0 +1,305 @@
+//! The game records of `--games-out` (schema 1): one JSON line per finished
+//! game, written as each game finishes and read back by `--resume`.
+
+use super::game::Reason;
+use super::report::BoardInfo;
+use crate::rules::{Cell, Player};
+use anyhow::Context;
+use serde::{Deserialize, Serialize};
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// One line of `--games-out`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GameRecord {
+    /// Index in the schedule (0-based).
+    pub game: usize,
+    /// The pair it belongs to (same opening, colours swapped).
+    pub pair: usize,
+    /// Engine names.
+    pub x: String,
+    pub o: String,
+    /// The opening moves, `[row, col]`, 1-based.
+    pub opening: Vec<[u32; 2]>,
+    /// The moves the engines chose after the opening, 1-based.
+    pub moves: Vec<[u32; 2]>,
+    pub result: GameResult,
+    pub reason: Reason,
+    /// The name of the engine at fault, if any.
+    pub fault_by: Option<String>,
+    /// For faults: what happened.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub detail: Option<String>,
+    #[serde(default)]
+    pub time_ms: TimeUsed,
+    /// Stdout lines each side wrote outside responses; left out when none.
+    #[serde(default, skip_serializing_if = "SkippedLines::is_none")]
+    pub skipped: SkippedLines,
+    /// The run's seed (absent in records written before it was added).
+    #[serde(default)]
+    pub seed: Option<u64>,
+    /// The game's board (absent in records written before it was added).
+    #[serde(default)]
+    pub board: Option<BoardInfo>,
+}
+
+/// Who won a game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameResult {
+    X,
+    O,
+    Draw,
+}
+
+impl GameResult {
+    /// The result of a game won by `winner` (`None`: a draw).
+    pub fn of(winner: Option<Player>) -> GameResult {
+        match winner {
+            Some(Player::X) => GameResult::X,
+            Some(Player::O) => GameResult::O,
+            None => GameResult::Draw,
+        }
+    }
+
+    /// The winner (`None`: a draw).
+    pub fn winner(self) -> Option<Player> {
+        match self {
+            GameResult::X => Some(Player::X),
+            GameResult::O => Some(Player::O),
+            GameResult::Draw => None,
+        }
+    }
+
+    /// The name in records: `x`, `o`, `draw`.
+    pub fn name(self) -> &'static str {
+        match self {
+            GameResult::X => "x",
+            GameResult::O => "o",
+            GameResult::Draw => "draw",
+        }
+    }
+}
+
+/// Time each side spent answering `genmove`, in ms.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct TimeUsed {
+    pub x: f64,
+    pub o: f64,
+}
+
+/// Stdout lines each side wrote outside responses (skipped) in one game.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SkippedLines {
+    pub x: u64,
+    pub o: u64,
+}
+
+impl SkippedLines {
+    fn is_none(&self) -> bool {
+        self.x == 0 && self.o == 0
+    }
+}
+
+/// Cells as 1-based `[row, col]` pairs.
+pub fn one_based(cells: &[Cell]) -> Vec<[u32; 2]> {
+    cells
+        .iter()
+        .map(|c| [u32::from(c.row) + 1, u32::from(c.col) + 1])
+        .collect()
+}
+
+/// Writes one record as one line, flushed, in a single write so that a run
+/// killed mid-way leaves at worst one unfinished last line.
+pub fn write_record(out: &mut impl Write, record: &GameRecord) -> anyhow::Result<()> {
+    let mut line = serde_json::to_string(record)?;
+    line.push('\n');
+    out.write_all(line.as_bytes())?;
+    out.flush()?;
+    Ok(())
+}
+
+/// The records already in a `--games-out` file, read for `--resume`.
+#[derive(Clone, Debug, Default)]
+pub struct PastGames {
+    /// The file.
+    pub path: PathBuf,
+    /// Each record with its 1-based line number.
+    pub records: Vec<(usize, GameRecord)>,
+    /// The last line was cut off (a run killed while writing it): its line
+    /// number and length in bytes. It is ignored, and removed by
+    /// [`PastGames::tidy`].
+    pub unfinished: Option<(usize, usize)>,
+    /// Length of the file up to the end of the last complete record.
+    keep: u64,
+    /// The last record is complete but lacks its newline.
+    needs_newline: bool,
+}
+
+impl PastGames {
+    /// Reads the records in `path`; a missing file holds none. A line that
+    /// is not a record is an error naming it, except an unfinished last line
+    /// (no newline, not a whole record), which is ignored.
+    pub fn read(path: &Path) -> anyhow::Result<PastGames> {
+        let mut past = PastGames {
+            path: path.to_path_buf(),
+            ..PastGames::default()
+        };
+        let bytes = match std::fs::read(path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(past),
+            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        };
+        let mut start = 0usize;
+        let mut number = 0usize;
+        while start < bytes.len() {
+            number += 1;
+            let (end, complete) = match bytes[start..].iter().position(|&b| b == b'\n') {
+                Some(i) => (start + i, true),
+                None => (bytes.len(), false),
+            };
+            let line = &bytes[start..end];
+            let next = if complete { end + 1 } else { end };
+            if line.iter().all(u8::is_ascii_whitespace) {
+                start = next;
+                if complete {
+                    past.keep = next as u64;
+                }
+                continue;
+            }
+            match serde_json::from_slice::<GameRecord>(line) {
+                Ok(record) => {
+                    past.records.push((number, record));
+                    past.keep = next as u64;
+                    past.needs_newline = !complete;
+                }
+                Err(_) if !complete => past.unfinished = Some((number, line.len())),
+                Err(e) => {
+                    anyhow::bail!("{} line {number} is not a game record: {e}", path.display())
+                }
+            }
+            start = next;
+        }
+        Ok(past)
+    }
+
+    /// The run's seed as the records give it (the first record that has one).
+    pub fn seed(&self) -> Option<u64> {
+        self.records.iter().find_map(|(_, r)| r.seed)
+    }
+
+    /// Makes the file ready for appending: cuts off an unfinished last line
+    /// and ends a last record that lacks its newline.
+    pub fn tidy(&self) -> anyhow::Result<()> {
+        if self.unfinished.is_none() && !self.needs_newline {
+            return Ok(());
+        }
+        let mut file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(&self.path)
+            .with_context(|| format!("cannot open {}", self.path.display()))?;
+        let tidied = file.set_len(self.keep).and_then(|()| {
+            if self.needs_newline {
+                use std::io::{Seek, SeekFrom};
+                file.seek(SeekFrom::End(0))?;
+                file.write_all(b"\n")?;
+            }
+            Ok(())
+        });
+        tidied.with_context(|| format!("cannot tidy {}", self.path.display()))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn record(game: usize) -> GameRecord {
+        GameRecord {
+            game,
+            pair: game / 2,
+            x: "a".into(),
+            o: "b".into(),
+            opening: vec![[2, 2]],
+            moves: vec![[1, 1], [3, 3]],
+            result: GameResult::Draw,
+            reason: Reason::Draw,
+            fault_by: None,
+            detail: None,
+            time_ms: TimeUsed { x: 0.5, o: 0.25 },
+            skipped: SkippedLines::default(),
+            seed: Some(7),
+            board: None,
+        }
+    }
+
+    fn line(game: usize) -> String {
+        let mut out = Vec::new();
+        write_record(&mut out, &record(game)).unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn records_round_trip_and_skip_empty_fields() {
+        let text = line(3);
+        assert!(text.ends_with("}\n") && text.matches('\n').count() == 1);
+        assert!(!text.contains("skipped") && !text.contains("detail"));
+        let back: GameRecord = serde_json::from_str(&text).unwrap();
+        assert_eq!(back, record(3));
+        // Records written before `seed` and `board` existed still read.
+        let old = r#"{"game":0,"pair":0,"x":"a","o":"b","opening":[],"moves":[[1,1]],"result":"o","reason":"crash","fault_by":"a","detail":"output closed","time_ms":{"x":0,"o":0}}"#;
+        let old: GameRecord = serde_json::from_str(old).unwrap();
+        assert_eq!(
+            (old.seed, old.board, old.reason),
+            (None, None, Reason::Crash)
+        );
+    }
+
+    fn read_text(tag: &str, text: &str) -> (anyhow::Result<PastGames>, PathBuf) {
+        let path = std::env::temp_dir().join(format!("kinrow-past-{tag}-{}", std::process::id()));
+        std::fs::write(&path, text).unwrap();
+        (PastGames::read(&path), path)
+    }
+
+    #[test]
+    fn an_unfinished_last_line_is_ignored_and_cut_off() {
+        let whole = format!("{}\n{}", line(0), line(1));
+        let cut = &line(2)[..40];
+        let (past, path) = read_text("cut", &format!("{whole}{cut}"));
+        let past = past.unwrap();
+        let games: Vec<usize> = past.records.iter().map(|(_, r)| r.game).collect();
+        assert_eq!(games, [0, 1]);
+        assert_eq!(past.records[1].0, 3, "line numbers count blank lines");
+        assert_eq!(past.unfinished, Some((4, 40)));
+        assert_eq!(past.seed(), Some(7));
+        past.tidy().unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), whole);
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_whole_last_record_without_newline_is_kept_and_ended() {
+        let text = format!("{}{}", line(0), line(1).trim_end());
+        let (past, path) = read_text("nl", &text);
+        let past = past.unwrap();
+        assert_eq!(past.records.len(), 2);
+        assert_eq!(past.unfinished, None);
+        past.tidy().unwrap();
+        assert_eq!(
+            std::fs::read_to_string(&path).unwrap(),
+            format!("{}{}", line(0), line(1))
+        );
+        std::fs::remove_file(&path).unwrap();
+    }
+
+    #[test]
+    fn a_bad_line_before_the_end_is_an_error_naming_it() {
+        let (past, path) = read_text("bad", &format!("{}{{\"game\": 1\n{}", line(0), line(2)));
+        let e = format!("{:#}", past.unwrap_err());
+        assert!(e.contains("line 2 is not a game record"), "{e}");
+        std::fs::remove_file(&path).unwrap();
+        let missing = std::env::temp_dir().join("kinrow-past-no-such-file");
+        let past = PastGames::read(&missing).unwrap();
+        assert!(past.records.is_empty() && past.seed().is_none());
+    }
+}
