@@ -83,7 +83,7 @@ def respond(game, rng, words):
         rows, cols, k = map(number, args[:3])
         if not (1 <= rows <= 32 and 1 <= cols <= 32 and 1 <= k <= max(rows, cols)):
             return False, f"unacceptable size: {rows}x{cols} k{k}"
-        game.reset(rows, cols, k, args[3] if len(args) == 4 else "free")
+        game.reset(rows, cols, k, args[3] if len(args) == 4 else game.rule)
         return True, ""
     if cmd == "move":
         if len(args) != 2 or not all(map(is_number, args)):
