@@ -11,9 +11,9 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use kinrow::rules::{Board, Geometry, Player, Playouts, Rule};
+use kinrow::rules::{random_below, Board, Geometry, Player, Playouts, Rule};
 use rand::rngs::SmallRng;
-use rand::{RngCore, SeedableRng};
+use rand::SeedableRng;
 use std::io::{BufRead, BufReader, Write};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -99,7 +99,7 @@ fn playouts(name: &str, geo: Geometry, openspiel: f64, args: &Args) -> Result<()
         empties.clear();
         empties.extend_from_slice(&all_squares);
         let outcome = loop {
-            let i = below(&mut rng, empties.len() as u32);
+            let i = random_below(&mut rng, empties.len());
             let square = empties.swap_remove(i);
             if let Some(outcome) = board.play_unchecked(square) {
                 break outcome;
@@ -163,20 +163,6 @@ fn time_playouts(
         pct(results[2]),
         plies as f64 / games as f64,
     );
-}
-
-/// A uniformly random number in `0..n` (n > 0) by Lemire's multiply-shift
-/// with rejection: exact, and cheaper than a general range sampler.
-#[inline]
-fn below(rng: &mut SmallRng, n: u32) -> usize {
-    let mut m = u64::from(rng.next_u32()) * u64::from(n);
-    if (m as u32) < n {
-        let threshold = n.wrapping_neg() % n;
-        while (m as u32) < threshold {
-            m = u64::from(rng.next_u32()) * u64::from(n);
-        }
-    }
-    (m >> 32) as usize
 }
 
 /// A running `kinrow` with its pipes.

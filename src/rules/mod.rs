@@ -20,7 +20,7 @@ mod types;
 pub use board::{Board, IllegalMove};
 pub use geometry::{BoardSize, Geometry, SizeError, MAX_SIDE};
 pub use outcome::{Line, Outcome};
-pub use playout::Playouts;
+pub use playout::{random_below, Playouts};
 pub use types::{
     clip, parse_coordinate, Cell, ParseCellError, ParsePlayerError, ParseRuleError, Player, Rule,
 };
