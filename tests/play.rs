@@ -371,9 +371,11 @@ fn an_engine_that_exits_at_once_or_cannot_start() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("cannot start the engine `/nonexistent/engine --flag`"),
+        err.contains("cannot start the engine `/nonexistent/engine --flag`: No such file"),
         "{err}"
     );
+    // Said once, not "cannot start the engine …: cannot start: …".
+    assert_eq!(err.matches("cannot start").count(), 1, "{err}");
 }
 
 #[test]
@@ -446,4 +448,23 @@ fn bad_flags_are_refused_before_anything_starts() {
     let out = run(&["--o-engine", "python3 'unclosed"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unclosed ' quote"));
+}
+
+#[test]
+fn control_characters_are_shown_never_sent_to_the_terminal() {
+    // Arrow keys typed at the prompt arrive as escape sequences; quoted back
+    // raw they would move the cursor over the prompt. `play` checks that no
+    // escape byte reaches the output.
+    let out = play(&HOT_SEAT, "\x1b[A\x1b[D\n2 \x1b[B\n1 1\n");
+    assert!(out.contains("your move: ^[[A^[[D\n"), "{out}");
+    assert!(out.contains("'^[[A^[[D' is not a number."), "{out}");
+    assert!(out.contains("'^[[B' is not a number."), "{out}");
+    assert!(out.contains(" 1  (X)|   |\n"), "{out}");
+    // Nor can an engine's name or answers recolour or clear the screen.
+    let out = play(&["--o-engine", &fixture("escapes")], "2 2\nn\n");
+    assert!(out.contains("X (you) against O (^[[31mred^[[0m)"), "{out}");
+    assert!(
+        out.contains("answered '^[[2Jresign' to genmove, which is not a move."),
+        "{out}"
+    );
 }

@@ -148,7 +148,7 @@ fn choose<R: BufRead, W: Write>(
             }
             None => con.say(format!(
                 "'{}' is not one of the choices: enter a number from 1 to {n}.",
-                crate::rules::clip(&answer)
+                super::console::quoted(&answer)
             ))?,
         }
     }
