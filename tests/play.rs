@@ -468,3 +468,74 @@ fn control_characters_are_shown_never_sent_to_the_terminal() {
         "{out}"
     );
 }
+
+/// Pids of the live (not zombie) children of `parent`, from /proc.
+fn live_children(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            // `pid (comm) state ppid …`; comm may hold spaces, so split
+            // after its closing parenthesis.
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                return false;
+            };
+            let Some((_, rest)) = stat.rsplit_once(") ") else {
+                return false;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            fields.first() != Some(&"Z") && fields.get(1) == Some(&parent.to_string().as_str())
+        })
+        .collect()
+}
+
+/// Whether a process is gone (or only a zombie waiting to be reaped).
+fn is_dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z')),
+        Err(_) => true,
+    }
+}
+
+#[test]
+fn ctrl_c_while_an_engine_thinks_leaves_no_engine_running() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+
+    // The silent engine sleeps a minute on genmove: on its own it would
+    // outlive `kinrow play` by that long.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["play", "--o-engine", &fixture("silent")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kinrow play starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdin.write_all(b"2 2\n").expect("move sent");
+    // The echo of the move comes just before the engine is told and asked.
+    let mut line = String::new();
+    while !line.contains("your move: 2 2") {
+        line.clear();
+        assert!(stdout.read_line(&mut line).expect("output") > 0, "no echo");
+    }
+    let engines = live_children(child.id());
+    assert_eq!(engines.len(), 1, "{engines:?}");
+    std::thread::sleep(Duration::from_millis(300));
+
+    // SAFETY: a signal to the child we started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().expect("kinrow play ends");
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    let until = Instant::now() + Duration::from_secs(5);
+    while !is_dead(engines[0]) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(is_dead(engines[0]), "engine {} left running", engines[0]);
+}

@@ -9,11 +9,13 @@
 //! - [`setup`]: who plays and on which board, from flags or the [`menu`].
 //! - [`game`]: one game; [`session`]: games in a row with the score.
 //! - [`render`], [`input`], [`console`]: the board, the typed moves, the terminal.
+//! - [`interrupt`]: Ctrl-C ends the engines too.
 
 pub mod console;
 pub mod engine;
 pub mod game;
 pub mod input;
+pub mod interrupt;
 pub mod menu;
 pub mod render;
 pub mod score;
