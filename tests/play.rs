@@ -445,6 +445,12 @@ fn bad_flags_are_refused_before_anything_starts() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown bot 'stockfish'"));
 
+    // Zero seconds is not a wait; the message must not offer it.
+    let out = run(&["--timeout", "0"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("above 0 and at most 86400"), "{err}");
+
     let out = run(&["--o-engine", "python3 'unclosed"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unclosed ' quote"));

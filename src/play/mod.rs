@@ -82,7 +82,9 @@ fn parse_engine(s: &str) -> Result<EngineCommand, String> {
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!("'{s}' is not a number of seconds from 0 to 86400")),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds above 0 and at most 86400"
+        )),
     }
 }
 
