@@ -45,6 +45,13 @@ fn install() {
         for signal in SIGNALS {
             // SAFETY: the handler only does async-signal-safe calls.
             unsafe {
+                // A signal ignored when we started (nohup, a background job
+                // of a script) stays ignored, as the convention goes.
+                let mut old: libc::sigaction = std::mem::zeroed();
+                libc::sigaction(signal, std::ptr::null(), &mut old);
+                if old.sa_sigaction == libc::SIG_IGN {
+                    continue;
+                }
                 let mut action: libc::sigaction = std::mem::zeroed();
                 action.sa_sigaction = on_signal as extern "C" fn(libc::c_int) as usize;
                 libc::sigemptyset(&mut action.sa_mask);
