@@ -286,8 +286,18 @@ fn gomoku_sixteen_by_sixteen_five_in_a_row() {
         "{out}"
     );
     assert!(out.contains("\n 16     |"), "{out}");
-    assert!(out.contains("|   | O\n"), "{out}");
+    // O in the last column (1 16, 16 16), then the row number on the right.
+    assert!(out.contains("|   | O   1\n"), "{out}");
+    assert!(out.contains("|   | O   16\n"), "{out}");
     assert!(out.contains("  14  15  16\n"), "{out}");
+    // The column numbers again below the board, so they are on screen in a
+    // 24-line terminal while the top of the 32-line board has scrolled away.
+    assert!(
+        out.contains(
+            "|   | O   16\n      1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16\n"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
