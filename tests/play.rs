@@ -555,3 +555,21 @@ fn ctrl_c_while_an_engine_thinks_leaves_no_engine_running() {
     }
     assert!(is_dead(engines[0]), "engine {} left running", engines[0]);
 }
+
+#[test]
+fn the_menu_takes_a_board_by_its_size_and_refuses_an_ambiguous_word() {
+    // `gomoku` names two boards: asked again, never a silent pick. `two`
+    // names two modes.
+    let out = play(&[], "play\ntwo\n1\ngomoku\n16X16\nq\nn\n");
+    assert!(
+        out.contains("'two' is more than one of the choices: enter its number."),
+        "{out}"
+    );
+    assert!(
+        out.contains("'gomoku' is more than one of the choices: enter its number."),
+        "{out}"
+    );
+    assert!(out.contains("New game on 16x16, 5 in a row."), "{out}");
+    let out = play(&[], "1\n1\n4x4\nq\nn\n");
+    assert!(out.contains("New game on 4x4, 4 in a row."), "{out}");
+}
