@@ -443,12 +443,13 @@ fn two_bots_play_on_their_own_and_repeat_with_the_same_seed() {
 
 #[test]
 fn bad_flags_are_refused_before_anything_starts() {
+    // Every bad flag is a usage error: clap's message, exit status 2.
     let out = run(&["--x", "human", "--x-engine", "python3 x.py"], "");
-    assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--x or --x-engine, not both"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot be used with"));
 
     let out = run(&["--k", "7"], "");
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("k 7: must be from 1 to 3"));
 
     let out = run(&["--o", "stockfish"], "");

@@ -366,3 +366,28 @@ fn replies_are_flushed_when_a_blank_or_comment_line_follows() {
     assert_eq!(engine.ask("7 quit"), "=7");
     engine.finish();
 }
+
+#[test]
+fn a_controller_that_stops_reading_ends_the_engine_quietly() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    stdin.write_all(b"name\n").unwrap();
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first, "= kinrow\n");
+    drop(stdout);
+    // Replies now go nowhere: the engine must stop without a word.
+    let _ = stdin.write_all("list_commands\n".repeat(5000).as_bytes());
+    drop(stdin);
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+}

@@ -52,6 +52,16 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
         Ok(()) => ExitCode::SUCCESS,
+        // Whoever read our output has gone (a controller that quit, `| head`):
+        // nothing is left to say, and no one to say it to.
+        Err(e)
+            if e.chain().any(|c| {
+                c.downcast_ref::<std::io::Error>()
+                    .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            }) =>
+        {
+            ExitCode::SUCCESS
+        }
         Err(e) => {
             eprintln!("kinrow: {e:#}");
             ExitCode::FAILURE
@@ -60,17 +70,19 @@ fn main() -> ExitCode {
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
-    if let Some(Command::Play(args)) = cli.command {
-        return kinrow::play::run(args);
-    }
-    let geometry = match cli.shape.geometry() {
+    // A bad flag combination is a usage error like any other: clap's
+    // message and exit status 2.
+    let checked = |shape: &ShapeArgs| match shape.geometry() {
         Ok(g) => g,
-        // A bad flag combination is a usage error like any other: clap's
-        // message and exit status 2.
         Err(e) => Cli::command()
             .error(ErrorKind::ValueValidation, format!("--k: {e}"))
             .exit(),
     };
+    if let Some(Command::Play(args)) = cli.command {
+        checked(&args.shape);
+        return kinrow::play::run(args);
+    }
+    let geometry = checked(&cli.shape);
     let config = EngineConfig {
         geometry,
         bot: cli.bot,

@@ -39,10 +39,10 @@ use std::time::Duration;
 pub struct PlayArgs {
     /// Who plays X (moves first): human, or a bot (random, blocking, minimax).
     /// Default: human.
-    #[arg(long, value_name = "PLAYER", value_parser = SeatSpec::parse_player)]
+    #[arg(long, value_name = "PLAYER", value_parser = SeatSpec::parse_player, conflicts_with = "x_engine")]
     pub x: Option<SeatSpec>,
     /// Who plays O: human, or a bot. Default: minimax.
-    #[arg(long, value_name = "PLAYER", value_parser = SeatSpec::parse_player)]
+    #[arg(long, value_name = "PLAYER", value_parser = SeatSpec::parse_player, conflicts_with = "o_engine")]
     pub o: Option<SeatSpec>,
     /// An engine program that plays X, e.g. 'python3 bots/random.py'
     /// (split into words like a shell would, but run without one).
