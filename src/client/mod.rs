@@ -53,6 +53,9 @@ pub const STDERR_TAIL: usize = 2048;
 pub const MAX_SKIPPED_KEPT: usize = 64;
 /// Bytes read from stdout per system call.
 const READ_CHUNK: usize = 16 * 1024;
+/// Reads allowed once the deadline has passed: enough to take in a default
+/// pipe's worth (64 KB) that was written before it.
+const LATE_READS: u32 = 4;
 /// While a cancel flag is set up, waits are cut into slices this long so
 /// cancelling is noticed promptly; a reply that is ready returns at once.
 const CANCEL_POLL: Duration = Duration::from_millis(50);
@@ -242,6 +245,7 @@ impl EngineProcess {
         let Some(inbox) = self.stdout.as_mut() else {
             return Err(ClientError::Closed);
         };
+        let mut late_reads = 0;
         loop {
             match inbox.next_event() {
                 Some(Event::Response(r)) => return Ok(r),
@@ -258,11 +262,28 @@ impl EngineProcess {
             // Nothing complete buffered: take what has arrived without
             // waiting (often the reply is there already), else wait for
             // more within the deadline (in short slices when a cancel flag
-            // may cut the wait).
+            // may cut the wait). The clock and the flag are looked at before
+            // every read, not only when the pipe runs dry: an engine that
+            // keeps it full of junk must not hold us past the deadline.
+            let now = Instant::now();
+            if self
+                .cancel
+                .as_ref()
+                .is_some_and(|c| c.load(Ordering::Relaxed))
+            {
+                return Err(ClientError::Cancelled);
+            }
+            if now >= deadline {
+                // What was in the pipe by the deadline still counts: read
+                // up to a full pipe's worth more, then give up.
+                if late_reads >= LATE_READS {
+                    return Err(ClientError::Timeout);
+                }
+                late_reads += 1;
+            }
             if !inbox.awaiting_reply && inbox.fill() {
                 continue;
             }
-            let now = Instant::now();
             if now >= deadline {
                 return Err(ClientError::Timeout);
             }
@@ -759,6 +780,29 @@ mod tests {
         assert_eq!(total, 2);
         assert_eq!(kept[0].len(), MAX_LINE);
         assert_eq!(kept[1], "junk");
+    }
+
+    #[test]
+    fn endless_output_without_a_reply_still_times_out() {
+        // Junk lines, then one line that never ends: data is always there
+        // to read, and the deadline must still end the wait.
+        // A 1 MB pipe kept full: a reader that only looks at the clock when
+        // the pipe runs dry would never look.
+        let flood = |chunk: &str| {
+            format!(
+                "import fcntl, os\ntry: fcntl.fcntl(1, 1031, 1 << 20)\nexcept OSError: pass\n\
+                 b = {chunk:?}.encode() * 65536\nwhile True: os.write(1, b)\n"
+            )
+        };
+        for script in [flood("j\n"), flood("x")] {
+            let argv = ["python3".to_string(), "-c".into(), script.clone()];
+            let mut e = EngineProcess::spawn(&argv, StderrTo::Discard).unwrap();
+            let t = Instant::now();
+            let r = e.read_response(t + Duration::from_millis(200));
+            assert!(matches!(r, Err(ClientError::Timeout)), "{script}: {r:?}");
+            let took = t.elapsed();
+            assert!(took < Duration::from_secs(1), "{script}: {took:?}");
+        }
     }
 
     #[test]
