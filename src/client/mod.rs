@@ -36,7 +36,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -177,6 +177,7 @@ impl EngineProcess {
             // how engines end), and one kill ends the engine's helpers too.
             .process_group(0);
         let mut child = command.spawn().map_err(ClientError::Spawn)?;
+        live_groups::add(child.id() as libc::pid_t);
 
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().map(Inbox::new);
@@ -403,6 +404,8 @@ impl EngineProcess {
             unsafe {
                 libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
             }
+            // Out of the registry before the reap frees the id for reuse.
+            live_groups::remove(self.child.id() as libc::pid_t);
             self.stdin = None;
             self.status = self.child.wait().ok();
             reap_group(self.child.id() as libc::pid_t);
@@ -423,6 +426,60 @@ pub fn adopt_orphans() -> bool {
     }
     #[cfg(not(target_os = "linux"))]
     false
+}
+
+/// SIGKILL to the process group of every engine not yet killed, in any
+/// thread. Async-signal-safe (atomic loads and `kill(2)` only): for a signal
+/// handler that is about to end the process at once (a second Ctrl-C), so
+/// engines that ignore the end of their input are not left running. It does
+/// not reap; the caller is expected to exit.
+pub fn kill_all_now() {
+    live_groups::kill_all();
+}
+
+/// The process groups of live engines, in a fixed table of atomics that a
+/// signal handler can read. Best effort: when every slot is taken (more
+/// than [`live_groups::SLOTS`] engines at once), a group is not registered.
+mod live_groups {
+    use super::{AtomicI32, Ordering};
+
+    pub const SLOTS: usize = 4096;
+    /// Each slot holds a process group id, or 0.
+    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+
+    pub fn add(pgid: libc::pid_t) {
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::Relaxed)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    pub fn remove(pgid: libc::pid_t) {
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::Relaxed)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    pub fn kill_all() {
+        for slot in &GROUPS {
+            let pgid = slot.load(Ordering::SeqCst);
+            if pgid > 0 {
+                // SAFETY: a plain syscall, async-signal-safe.
+                unsafe {
+                    libc::kill(-pgid, libc::SIGKILL);
+                }
+            }
+        }
+    }
 }
 
 /// Reaps what is left of a killed process group among our children (the

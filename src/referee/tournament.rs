@@ -31,6 +31,27 @@ pub struct RunOutcome {
     pub games: u64,
     /// Games in the schedule.
     pub total: usize,
+    /// Records or the summary that could not be written (a full disk, a
+    /// removed directory). The games were still played and the report is
+    /// complete, but what is named here is missing or incomplete.
+    pub write_errors: Vec<String>,
+}
+
+/// Fails unless `path` can be opened for writing, without changing it: a
+/// file that didn't exist is removed again. So an unwritable `--json` stops
+/// the run before any game rather than after the last one.
+fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let existed = std::fs::symlink_metadata(path).is_ok();
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 /// One game of the schedule.
@@ -418,6 +439,9 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let openings = Openings::new(&config.openings, config.geometry, config.seed)?;
+    if let Some(path) = &config.json {
+        check_writable(path)?;
+    }
     let open_append = |p: &Path| {
         OpenOptions::new()
             .create(true)
@@ -512,7 +536,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         last: start,
         resumed,
     };
-    let mut write_error: Option<anyhow::Error> = None;
+    let mut write_errors: Vec<String> = Vec::new();
 
     std::thread::scope(|s| {
         let (tx, rx) = channel::<Finished>();
@@ -566,7 +590,13 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                     board: Some(config.geometry.into()),
                 };
                 if let Err(e) = write_record(out, &record) {
-                    write_error.get_or_insert(e.context("cannot write --games-out"));
+                    // Said at once (the run goes on: the report still comes)
+                    // and again at the end; later failures are counted.
+                    if write_errors.is_empty() {
+                        progress.clear();
+                        eprintln!("referee: cannot write a record to --games-out: {e:#}");
+                    }
+                    write_errors.push(format!("game {}: {e:#}", job.game));
                 }
             }
             if let Some(log) = log.as_mut() {
@@ -603,8 +633,13 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         }
     });
     progress.clear();
-    if let Some(e) = write_error {
-        return Err(e);
+    if let (Some(first), Some(path)) = (write_errors.first(), &config.games_out) {
+        let lost = write_errors.len();
+        write_errors = vec![format!(
+            "cannot write {}: {lost} game record{} missing ({first})",
+            path.display(),
+            if lost == 1 { " is" } else { "s are" }
+        )];
     }
     // Over complete pairs only, so the same as when the last pair finished.
     let sprt = config.sprt.map(|test| sprt_status(test, &tallies[0]));
@@ -624,13 +659,15 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     if let Some(path) = &config.json {
         let summary = report::summary(&info, &engines, &tallies, sprt);
         let text = serde_json::to_string_pretty(&summary)?;
-        std::fs::write(path, text + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            write_errors.push(format!("cannot write {}: {e}", path.display()));
+        }
     }
     Ok(RunOutcome {
         report: report::text(&info, &engines, &tallies, sprt.as_ref()),
         interrupted,
         games: done,
         total: schedule.total,
+        write_errors,
     })
 }
