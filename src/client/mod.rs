@@ -56,9 +56,10 @@ const READ_CHUNK: usize = 16 * 1024;
 /// Reads allowed once the deadline has passed: enough to take in a default
 /// pipe's worth (64 KB) that was written before it.
 const LATE_READS: u32 = 4;
-/// While a cancel flag is set up, waits are cut into slices this long so
-/// cancelling is noticed promptly; a reply that is ready returns at once.
-const CANCEL_POLL: Duration = Duration::from_millis(50);
+/// Waits are cut into slices this long, so a raised cancel flag and an
+/// engine that exited while a helper of it holds its stdout open are
+/// noticed promptly; a reply that is ready returns at once.
+const WAIT_SLICE: Duration = Duration::from_millis(50);
 
 /// One framed response: `=[id] text` or `?[id] text`, up to its empty line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -288,18 +289,18 @@ impl EngineProcess {
             if now >= deadline {
                 return Err(ClientError::Timeout);
             }
-            let mut wait = deadline - now;
-            if self.cancel.is_some() {
-                wait = wait.min(CANCEL_POLL);
-            }
-            if inbox.wait_readable(wait) {
+            if inbox.wait_readable((deadline - now).min(WAIT_SLICE)) {
                 inbox.fill();
-            } else if self
-                .cancel
-                .as_ref()
-                .is_some_and(|c| c.load(Ordering::Relaxed))
-            {
-                return Err(ClientError::Cancelled);
+            } else if self.status.is_some() || exited(self.child.id()) {
+                // Its output didn't end because a helper it left behind
+                // still holds the pipe: the engine is gone all the same.
+                // Take what it wrote before exiting, then end the output.
+                for _ in 0..LATE_READS {
+                    if !inbox.fill() {
+                        break;
+                    }
+                }
+                inbox.eof = true;
             }
         }
     }
@@ -343,21 +344,7 @@ impl EngineProcess {
     /// Whether the process has exited (without reaping it, so its process
     /// group id stays reserved until [`EngineProcess::kill`]).
     pub fn has_exited(&self) -> bool {
-        if self.status.is_some() {
-            return true;
-        }
-        // SAFETY: waitid only writes into the siginfo_t we own; WNOWAIT
-        // leaves the child to be reaped by `Child::wait` later.
-        unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            let rc = libc::waitid(
-                libc::P_PID,
-                self.child.id() as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            );
-            rc != 0 || info.si_pid() != 0
-        }
+        self.status.is_some() || exited(self.child.id())
     }
 
     /// Asks the engine to quit: sends `quit` and closes its stdin (end of
@@ -411,6 +398,23 @@ impl EngineProcess {
             reap_group(self.child.id() as libc::pid_t);
         }
         self.status
+    }
+}
+
+/// Whether our child `pid` has exited, without reaping it (so its process
+/// group id stays reserved until [`EngineProcess::kill`]).
+fn exited(pid: u32) -> bool {
+    // SAFETY: waitid only writes into the siginfo_t we own; WNOWAIT leaves
+    // the child to be reaped by `Child::wait` later.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let rc = libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        rc != 0 || info.si_pid() != 0
     }
 }
 
@@ -859,6 +863,30 @@ mod tests {
             assert!(matches!(r, Err(ClientError::Timeout)), "{script}: {r:?}");
             let took = t.elapsed();
             assert!(took < Duration::from_secs(1), "{script}: {took:?}");
+        }
+    }
+
+    #[test]
+    fn an_engine_that_exits_is_closed_even_if_a_helper_holds_its_output() {
+        // The background sleep keeps stdout open after the shell exits.
+        for (script, reply) in [
+            ("sleep 30 & exit 0", None),
+            (
+                "sleep 30 & printf '= 1 1\\n\\n= 2 2\\n'; exit 0",
+                Some("2 2"),
+            ),
+        ] {
+            let mut e = EngineProcess::spawn(&sh(script), StderrTo::Discard).unwrap();
+            let t = Instant::now();
+            let deadline = t + Duration::from_secs(20);
+            if let Some(last) = reply {
+                // What it wrote before exiting is still delivered.
+                assert_eq!(e.read_response(deadline).unwrap().text, "1 1");
+                assert_eq!(e.read_response(deadline).unwrap().text, last);
+            }
+            let r = e.read_response(deadline);
+            assert!(matches!(r, Err(ClientError::Closed)), "{script}: {r:?}");
+            assert!(t.elapsed() < Duration::from_secs(5), "{script}");
         }
     }
 
