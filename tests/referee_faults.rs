@@ -132,6 +132,18 @@ fn plays_an_occupied_cell() {
 }
 
 #[test]
+fn plays_off_any_board() {
+    // `0 0` is a row and a column, off the board: illegal, not malformed.
+    let scratch = Scratch::new("offboard");
+    let run = match_against(&scratch, "off_board", &[]);
+    assert_all_faults(&run, "illegal");
+    for g in &run.games {
+        assert_eq!(g["detail"], "0 0 is off the 4x4 board", "{g}");
+    }
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
 fn refuses_genmove() {
     let scratch = Scratch::new("refuse");
     let run = match_against(&scratch, "refuse_genmove", &[]);
