@@ -177,14 +177,26 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
         let mut end = None;
         for (side, idx) in [(Player::X, job.x), (Player::O, job.o)] {
             if procs[idx].is_none() {
-                match shared.spawn(idx) {
+                match shared.spawn(idx).and_then(|p| ready(p, config.timeout)) {
                     Ok(p) => procs[idx] = Some(p),
+                    Err(ClientError::Cancelled) => break,
                     Err(e) => {
-                        end = Some(GameEnd::forfeit(side, Reason::Crash, e.to_string()));
+                        let reason = match e {
+                            ClientError::Timeout => Reason::Timeout,
+                            _ => Reason::Crash,
+                        };
+                        end = Some(GameEnd::forfeit(
+                            side,
+                            reason,
+                            format!("a fresh process, before its first game: {e}"),
+                        ));
                         break;
                     }
                 }
             }
+        }
+        if shared.cancel.load(Ordering::Relaxed) {
+            break;
         }
         let Some((x_slot, o_slot)) = two_mut(&mut procs, job.x, job.o) else {
             break;
@@ -224,6 +236,14 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
         }
     }
     shutdown_all(procs.into_iter().flatten().collect(), config.grace);
+}
+
+/// Waits for a fresh process to answer `protocol_version` (within the
+/// timeout, as at the start-up check), so that starting the program — an
+/// interpreter loading, say — is not counted against its first move.
+fn ready(mut p: EngineProcess, timeout: Duration) -> Result<EngineProcess, ClientError> {
+    p.request("protocol_version", timeout)?;
+    Ok(p)
 }
 
 /// `quit` to every engine, one shared grace period, then SIGKILL; all reaped.
