@@ -286,8 +286,18 @@ fn gomoku_sixteen_by_sixteen_five_in_a_row() {
         "{out}"
     );
     assert!(out.contains("\n 16     |"), "{out}");
-    assert!(out.contains("|   | O\n"), "{out}");
+    // O in the last column (1 16, 16 16), then the row number on the right.
+    assert!(out.contains("|   | O   1\n"), "{out}");
+    assert!(out.contains("|   | O   16\n"), "{out}");
     assert!(out.contains("  14  15  16\n"), "{out}");
+    // The column numbers again below the board, so they are on screen in a
+    // 24-line terminal while the top of the 32-line board has scrolled away.
+    assert!(
+        out.contains(
+            "|   | O   16\n      1   2   3   4   5   6   7   8   9  10  11  12  13  14  15  16\n"
+        ),
+        "{out}"
+    );
 }
 
 #[test]
@@ -371,9 +381,11 @@ fn an_engine_that_exits_at_once_or_cannot_start() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("cannot start the engine `/nonexistent/engine --flag`"),
+        err.contains("cannot start the engine `/nonexistent/engine --flag`: No such file"),
         "{err}"
     );
+    // Said once, not "cannot start the engine …: cannot start: …".
+    assert_eq!(err.matches("cannot start").count(), 1, "{err}");
 }
 
 #[test]
@@ -443,7 +455,121 @@ fn bad_flags_are_refused_before_anything_starts() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown bot 'stockfish'"));
 
+    // Zero seconds is not a wait; the message must not offer it.
+    let out = run(&["--timeout", "0"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("above 0 and at most 86400"), "{err}");
+
     let out = run(&["--o-engine", "python3 'unclosed"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unclosed ' quote"));
+}
+
+#[test]
+fn control_characters_are_shown_never_sent_to_the_terminal() {
+    // Arrow keys typed at the prompt arrive as escape sequences; quoted back
+    // raw they would move the cursor over the prompt. `play` checks that no
+    // escape byte reaches the output.
+    let out = play(&HOT_SEAT, "\x1b[A\x1b[D\n2 \x1b[B\n1 1\n");
+    assert!(out.contains("your move: ^[[A^[[D\n"), "{out}");
+    assert!(out.contains("'^[[A^[[D' is not a number."), "{out}");
+    assert!(out.contains("'^[[B' is not a number."), "{out}");
+    assert!(out.contains(" 1  (X)|   |\n"), "{out}");
+    // Nor can an engine's name or answers recolour or clear the screen.
+    let out = play(&["--o-engine", &fixture("escapes")], "2 2\nn\n");
+    assert!(out.contains("X (you) against O (^[[31mred^[[0m)"), "{out}");
+    assert!(
+        out.contains("answered '^[[2Jresign' to genmove, which is not a move."),
+        "{out}"
+    );
+}
+
+/// Pids of the live (not zombie) children of `parent`, from /proc.
+fn live_children(parent: u32) -> Vec<u32> {
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return Vec::new();
+    };
+    entries
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&pid| {
+            // `pid (comm) state ppid …`; comm may hold spaces, so split
+            // after its closing parenthesis.
+            let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+                return false;
+            };
+            let Some((_, rest)) = stat.rsplit_once(") ") else {
+                return false;
+            };
+            let fields: Vec<&str> = rest.split_whitespace().collect();
+            fields.first() != Some(&"Z") && fields.get(1) == Some(&parent.to_string().as_str())
+        })
+        .collect()
+}
+
+/// Whether a process is gone (or only a zombie waiting to be reaped).
+fn is_dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| rest.starts_with('Z')),
+        Err(_) => true,
+    }
+}
+
+#[test]
+fn ctrl_c_while_an_engine_thinks_leaves_no_engine_running() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+
+    // The silent engine sleeps a minute on genmove: on its own it would
+    // outlive `kinrow play` by that long.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["play", "--o-engine", &fixture("silent")])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kinrow play starts");
+    let mut stdin = child.stdin.take().expect("stdin");
+    let mut stdout = BufReader::new(child.stdout.take().expect("stdout"));
+    stdin.write_all(b"2 2\n").expect("move sent");
+    // The echo of the move comes just before the engine is told and asked.
+    let mut line = String::new();
+    while !line.contains("your move: 2 2") {
+        line.clear();
+        assert!(stdout.read_line(&mut line).expect("output") > 0, "no echo");
+    }
+    let engines = live_children(child.id());
+    assert_eq!(engines.len(), 1, "{engines:?}");
+    std::thread::sleep(Duration::from_millis(300));
+
+    // SAFETY: a signal to the child we started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
+    let status = child.wait().expect("kinrow play ends");
+    assert_eq!(status.signal(), Some(libc::SIGINT), "{status:?}");
+    let until = Instant::now() + Duration::from_secs(5);
+    while !is_dead(engines[0]) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(is_dead(engines[0]), "engine {} left running", engines[0]);
+}
+
+#[test]
+fn the_menu_takes_a_board_by_its_size_and_refuses_an_ambiguous_word() {
+    // `gomoku` names two boards: asked again, never a silent pick. `two`
+    // names two modes.
+    let out = play(&[], "play\ntwo\n1\ngomoku\n16X16\nq\nn\n");
+    assert!(
+        out.contains("'two' is more than one of the choices: enter its number."),
+        "{out}"
+    );
+    assert!(
+        out.contains("'gomoku' is more than one of the choices: enter its number."),
+        "{out}"
+    );
+    assert!(out.contains("New game on 16x16, 5 in a row."), "{out}");
+    let out = play(&[], "1\n1\n4x4\nq\nn\n");
+    assert!(out.contains("New game on 4x4, 4 in a row."), "{out}");
 }

@@ -4,8 +4,9 @@
 //! The front end never trusts the engine's idea of the game: every move it
 //! sends back is checked by the caller with its own rules core.
 
+use super::console::{printable, quoted};
 use crate::client::{ClientError, EngineProcess, Response};
-use crate::rules::{clip, Board, Cell, Geometry};
+use crate::rules::{Board, Cell, Geometry};
 use std::fmt;
 use std::time::{Duration, Instant};
 
@@ -113,7 +114,7 @@ impl EngineSeat {
     pub fn name(&mut self) -> Result<Option<String>, EngineFault> {
         let reply = self.request("name")?;
         let name = reply.text.trim();
-        Ok((reply.success && !name.is_empty()).then(|| clip(name)))
+        Ok((reply.success && !name.is_empty()).then(|| quoted(name)))
     }
 
     /// Sets an engine option (`set NAME VALUE`).
@@ -144,7 +145,7 @@ impl EngineSeat {
         reply.text.parse::<Cell>().map_err(|_| {
             EngineFault(format!(
                 "answered '{}' to genmove, which is not a move",
-                clip(reply.text.trim())
+                quoted(reply.text.trim())
             ))
         })
     }
@@ -176,14 +177,15 @@ pub fn newgame_line(g: Geometry) -> String {
     format!("newgame {} {} {} {}", g.rows(), g.cols(), g.k(), g.rule())
 }
 
-/// An engine's failure text, shortened to one readable line.
+/// An engine's failure text, shortened to one readable line that can't
+/// play tricks on the terminal.
 fn clip_message(msg: &str) -> String {
     let first = msg.lines().next().unwrap_or("").trim();
     if first.chars().count() > 120 {
         let head: String = first.chars().take(120).collect();
-        format!("{head}...")
+        format!("{}...", printable(&head))
     } else {
-        first.to_string()
+        printable(first)
     }
 }
 

@@ -1,6 +1,7 @@
 //! What a person types at the move prompt, parsed against the board.
 
-use crate::rules::{clip, parse_coordinate, Board, Cell};
+use super::console::quoted;
+use crate::rules::{parse_coordinate, Board, Cell};
 use std::fmt;
 
 /// A valid entry at the move prompt.
@@ -94,7 +95,7 @@ pub fn parse_entry(line: &str, board: &Board) -> Result<Entry, EntryError> {
                 return Err(EntryError::OneNumber);
             }
             if !(1..=9).contains(&value) {
-                return Err(EntryError::CellNumber(clip(n)));
+                return Err(EntryError::CellNumber(quoted(n)));
             }
             let i = (value - 1) as u8;
             Cell::new(i / 3, i % 3)
@@ -118,7 +119,7 @@ pub fn parse_entry(line: &str, board: &Board) -> Result<Entry, EntryError> {
 fn number(word: &str) -> Result<i64, EntryError> {
     let digits = word.strip_prefix(['-', '+']).unwrap_or(word);
     let magnitude =
-        parse_coordinate(digits).map_err(|_| EntryError::NotANumber(clip(word)))? as i64;
+        parse_coordinate(digits).map_err(|_| EntryError::NotANumber(quoted(word)))? as i64;
     Ok(if word.starts_with('-') {
         -magnitude
     } else {
@@ -134,7 +135,7 @@ fn coordinate(word: &str, what: &'static str, max: usize) -> Result<u8, EntryErr
     } else {
         Err(EntryError::OffBoard {
             what,
-            value: clip(word),
+            value: quoted(word),
             max,
         })
     }

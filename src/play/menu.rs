@@ -135,23 +135,44 @@ fn choose<R: BufRead, W: Write>(
         if lower == "q" || lower == "quit" {
             return Ok(None);
         }
-        // A number, or the first word of an option (`minimax`, `play`).
+        // A number, or the first word of an option (`minimax`, `play`), or
+        // a board size in it (`16x16`).
         let by_number = lower.parse::<usize>().ok().filter(|i| (1..=n).contains(i));
-        let by_name = options.iter().position(|o| {
-            let word = o.split([':', ' ', ',']).next().unwrap_or("");
-            !lower.is_empty() && word.eq_ignore_ascii_case(&lower)
-        });
-        match by_number.map(|i| i - 1).or(by_name) {
-            Some(i) => return Ok(Some(i)),
-            None if answer.is_empty() => {
+        let by_name: Vec<usize> = (0..n)
+            .filter(|&i| !lower.is_empty() && names_of(options[i]).any(|w| w == lower))
+            .collect();
+        match (by_number, by_name.as_slice()) {
+            (Some(i), _) => return Ok(Some(i - 1)),
+            (None, [i]) => return Ok(Some(*i)),
+            (None, [_, _, ..]) => con.say(format!(
+                "'{}' is more than one of the choices: enter its number.",
+                super::console::quoted(&answer)
+            ))?,
+            (None, []) if answer.is_empty() => {
                 con.say(format!("Please enter a number from 1 to {n}."))?
             }
-            None => con.say(format!(
+            (None, []) => con.say(format!(
                 "'{}' is not one of the choices: enter a number from 1 to {n}.",
-                crate::rules::clip(&answer)
+                super::console::quoted(&answer)
             ))?,
         }
     }
+}
+
+/// The words an option can be picked by, lower case: its first word and
+/// any board size in it (`gomoku, 16x16, 5 in a row`: `gomoku`, `16x16`).
+fn names_of(option: &str) -> impl Iterator<Item = String> + '_ {
+    let is_size = |w: &str| {
+        w.split_once('x').is_some_and(|(r, c)| {
+            !r.is_empty() && !c.is_empty() && (r.to_owned() + c).bytes().all(|b| b.is_ascii_digit())
+        })
+    };
+    option
+        .split([':', ' ', ','])
+        .filter(|w| !w.is_empty())
+        .enumerate()
+        .filter(move |&(i, w)| i == 0 || is_size(w))
+        .map(|(_, w)| w.to_ascii_lowercase())
 }
 
 /// Reads a number from 1 to `max` until it is one; `None` for `q` or the end

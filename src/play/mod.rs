@@ -9,11 +9,13 @@
 //! - [`setup`]: who plays and on which board, from flags or the [`menu`].
 //! - [`game`]: one game; [`session`]: games in a row with the score.
 //! - [`render`], [`input`], [`console`]: the board, the typed moves, the terminal.
+//! - [`interrupt`]: Ctrl-C ends the engines too.
 
 pub mod console;
 pub mod engine;
 pub mod game;
 pub mod input;
+pub mod interrupt;
 pub mod menu;
 pub mod render;
 pub mod score;
@@ -80,7 +82,9 @@ fn parse_engine(s: &str) -> Result<EngineCommand, String> {
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!("'{s}' is not a number of seconds from 0 to 86400")),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds above 0 and at most 86400"
+        )),
     }
 }
 

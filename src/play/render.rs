@@ -32,6 +32,10 @@ const RESET: &str = "\x1b[0m";
 const REVERSE: &str = "\x1b[7m";
 const ON_GREEN: &str = "\x1b[30;42m";
 
+/// Boards with this many rows or more (two-digit row numbers) show the
+/// numbers on all four sides.
+const BIG_ROWS: usize = 10;
+
 /// Each cell is three characters wide, like ` X `.
 const CELL_WIDTH: usize = 3;
 
@@ -53,7 +57,12 @@ pub fn render(board: &Board, style: Style) -> String {
     let mut out = String::new();
 
     let header: Vec<String> = (1..=cols).map(|c| format!("{c:^CELL_WIDTH$}")).collect();
-    let _ = writeln!(out, "{margin}{}", header.join(" ").trim_end());
+    let header = format!("{margin}{}", header.join(" ").trim_end());
+    let _ = writeln!(out, "{header}");
+    // A big board is taller than a classic 24-line terminal: the numbers
+    // are repeated below and on the right, so a row and a column can be
+    // read off near any cell while the top has scrolled away.
+    let big = rows >= BIG_ROWS;
     let separator = vec!["-".repeat(CELL_WIDTH); cols].join("+");
 
     let winning = match board.outcome() {
@@ -80,7 +89,13 @@ pub fn render(board: &Board, style: Style) -> String {
             };
             push_cell(&mut line, board.stone_at(cell), mark, style);
         }
+        if big {
+            let _ = write!(line, "  {}", r + 1);
+        }
         let _ = writeln!(out, "{}", line.trim_end());
+    }
+    if big {
+        let _ = writeln!(out, "{header}");
     }
     out
 }
@@ -195,14 +210,19 @@ mod tests {
         play(&mut b, &[(15, 15), (0, 0)]);
         let text = render(&b, Style::Plain);
         let lines: Vec<&str> = text.lines().collect();
-        assert_eq!(lines.len(), 1 + 16 + 15);
+        assert_eq!(lines.len(), 1 + 16 + 15 + 1);
         assert!(lines[0].ends_with("15  16"), "{}", lines[0]);
         assert!(lines[1].starts_with("  1  (O)|"), "{}", lines[1]);
         assert!(lines[31].starts_with(" 16     |"), "{}", lines[31]);
-        assert!(lines[31].ends_with("| X"), "{}", lines[31]);
-        // Every cell row and separator has the same width (bar trailing blanks).
+        // Row numbers on the right too, and column numbers below.
+        assert!(lines[1].ends_with("|     1"), "{}", lines[1]);
+        assert!(lines[31].ends_with("| X   16"), "{}", lines[31]);
+        assert_eq!(lines[32], lines[0]);
+        // Every cell row and separator has the same width, up to the row
+        // number on the right.
         assert_eq!(lines[2].len(), 5 + 16 * 4 - 1);
-        assert_eq!(lines[31].len(), lines[2].len() - 1);
+        assert_eq!(lines[31].len(), lines[2].len() + 4);
+        assert_eq!(lines[1].len(), lines[2].len() + 3);
     }
 
     #[test]

@@ -4,11 +4,11 @@
 use super::console::Console;
 use super::engine::EngineSeat;
 use super::game::{play_game, GameEnd, Participant};
+use super::interrupt::Guarded;
 use super::score::Tally;
 use super::setup::{SeatSpec, Setup};
-use crate::client::{EngineProcess, StderrTo};
+use crate::client::{join_words, ClientError, EngineProcess, StderrTo};
 use crate::rules::{Outcome, Player};
-use anyhow::Context;
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -174,7 +174,7 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
                 match engine.name() {
                     Ok(Some(name)) => entrant.player.name = name,
                     Ok(None) => {}
-                    Err(fault) => anyhow::bail!("the engine `{}` {fault}", argv.join(" ")),
+                    Err(fault) => anyhow::bail!("the engine `{}` {fault}", shown_command(argv)),
                 }
             }
             entrant.player.engine = Some(engine);
@@ -218,17 +218,28 @@ fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
         }
         SeatSpec::Engine(argv) => argv.clone(),
     };
-    let process = EngineProcess::spawn(&argv, StderrTo::Discard)
-        .with_context(|| format!("cannot start the engine `{}`", argv.join(" ")))?;
+    let process = match EngineProcess::spawn(&argv, StderrTo::Discard) {
+        Ok(process) => process,
+        // The client's own wording already begins "cannot start".
+        Err(ClientError::Spawn(e)) => {
+            anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv))
+        }
+        Err(e) => anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv)),
+    };
     // The wait covers the thinking time asked for, on top of the timeout.
     let timeout = options.timeout + Duration::from_millis(options.movetime.unwrap_or(0));
-    let mut seat = EngineSeat::new(Box::new(process), timeout);
+    let mut seat = EngineSeat::new(Box::new(Guarded::new(process)), timeout);
     if let (SeatSpec::Engine(_), Some(ms)) = (&entrant.spec, options.movetime) {
         // Not every engine has this option; one that refuses it plays at its
         // own pace.
         let _ = seat.set_option("movetime", &ms.to_string());
     }
     Ok(seat)
+}
+
+/// An engine command line as it could be typed again, safe to print.
+fn shown_command(argv: &[String]) -> String {
+    super::console::printable(&join_words(argv))
 }
 
 /// A short name for an engine command: its script or program file name.
@@ -239,7 +250,7 @@ fn program_name(argv: &[String]) -> String {
         [first, ..] => first,
         [] => return "engine".to_string(),
     };
-    crate::rules::clip(&base(word))
+    super::console::quoted(&base(word))
 }
 
 fn base(path: &str) -> String {
