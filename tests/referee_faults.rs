@@ -132,6 +132,32 @@ fn plays_an_occupied_cell() {
 }
 
 #[test]
+fn plays_off_any_board() {
+    // `0 0` is a row and a column, off the board: illegal, not malformed.
+    let scratch = Scratch::new("offboard");
+    let run = match_against(&scratch, "off_board", &[]);
+    assert_all_faults(&run, "illegal");
+    for g in &run.games {
+        assert_eq!(g["detail"], "0 0 is off the 4x4 board", "{g}");
+    }
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn slow_to_start_is_not_slow_to_move() {
+    // Each fresh process takes 0.6 s to start and 0.6 s for its first
+    // move: a fault only if its start-up counted against that move.
+    let scratch = Scratch::new("slowstart");
+    let run = match_against(
+        &scratch,
+        "slow_start",
+        &["--timeout", "1000", "--concurrency", "1"],
+    );
+    no_faults(&run);
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
 fn refuses_genmove() {
     let scratch = Scratch::new("refuse");
     let run = match_against(&scratch, "refuse_genmove", &[]);

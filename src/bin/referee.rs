@@ -12,7 +12,7 @@ use kinrow::referee::{
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -222,11 +222,26 @@ fn config(cli: Cli) -> Config {
     }
 }
 
-/// Where the SIGINT handler finds the cancel flag (set once, never freed).
+/// Where the signal handler finds the cancel flag (set once, never freed).
 static CANCEL: AtomicPtr<AtomicBool> = AtomicPtr::new(std::ptr::null_mut());
+/// The first stopping signal received, or 0.
+static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
 
-extern "C" fn on_sigint(_: libc::c_int) {
-    // Async-signal-safe: two atomic operations.
+/// The signals that stop a run: Ctrl-C, `kill` (SIGTERM) and a closed
+/// terminal (SIGHUP). The first stops it in order; a second one ends it at
+/// once, killing every engine first so none is left running.
+const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
+
+extern "C" fn on_stop_signal(signal: libc::c_int) {
+    // Async-signal-safe: atomic operations, kill(2) and _exit(2) only.
+    if STOPPED_BY
+        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
+        .is_err()
+    {
+        kinrow::client::kill_all_now();
+        // SAFETY: _exit is async-signal-safe; nothing is flushed on purpose.
+        unsafe { libc::_exit(128 + signal) };
+    }
     let flag = CANCEL.load(Ordering::SeqCst);
     // SAFETY: the pointer comes from Arc::into_raw and is never freed.
     if let Some(flag) = unsafe { flag.as_ref() } {
@@ -234,20 +249,31 @@ extern "C" fn on_sigint(_: libc::c_int) {
     }
 }
 
-/// Ctrl-C raises the returned flag (once; a second Ctrl-C kills as usual).
-fn cancel_on_ctrl_c() -> Arc<AtomicBool> {
+/// A stopping signal raises the returned flag (see [`STOP_SIGNALS`]).
+fn cancel_on_stop_signals() -> Arc<AtomicBool> {
     let flag = Arc::new(AtomicBool::new(false));
     CANCEL.store(
         Arc::into_raw(Arc::clone(&flag)) as *mut AtomicBool,
         Ordering::SeqCst,
     );
-    // SAFETY: installing a handler that only touches atomics.
-    unsafe {
-        let mut action: libc::sigaction = std::mem::zeroed();
-        action.sa_sigaction = on_sigint as extern "C" fn(libc::c_int) as usize;
-        action.sa_flags = libc::SA_RESETHAND | libc::SA_RESTART;
-        libc::sigemptyset(&mut action.sa_mask);
-        libc::sigaction(libc::SIGINT, &action, std::ptr::null_mut());
+    for signal in STOP_SIGNALS {
+        // SAFETY: reading the current disposition, then installing a
+        // handler that is async-signal-safe.
+        unsafe {
+            // A signal ignored when we started (`nohup`, a background job of
+            // a script) stays ignored, as the shell meant.
+            let mut old: libc::sigaction = std::mem::zeroed();
+            if libc::sigaction(signal, std::ptr::null(), &mut old) == 0
+                && old.sa_sigaction == libc::SIG_IGN
+            {
+                continue;
+            }
+            let mut action: libc::sigaction = std::mem::zeroed();
+            action.sa_sigaction = on_stop_signal as extern "C" fn(libc::c_int) as usize;
+            action.sa_flags = libc::SA_RESTART;
+            libc::sigemptyset(&mut action.sa_mask);
+            libc::sigaction(signal, &action, std::ptr::null_mut());
+        }
     }
     flag
 }
@@ -277,12 +303,15 @@ fn main() -> ExitCode {
     }
     let config = config(cli);
     kinrow::client::adopt_orphans();
-    let cancel = cancel_on_ctrl_c();
+    let cancel = cancel_on_stop_signals();
     match kinrow::referee::run(&config, cancel) {
         Ok(outcome) => {
             // A closed stdout (`referee | head`) must not panic the run.
             let _ =
                 std::io::Write::write_all(&mut std::io::stdout().lock(), outcome.report.as_bytes());
+            for e in &outcome.write_errors {
+                eprintln!("referee: {e}");
+            }
             if outcome.interrupted {
                 let how = match &config.games_out {
                     Some(path) => format!(
@@ -295,7 +324,18 @@ fn main() -> ExitCode {
                     "referee: interrupted after {} of {} games; {how}",
                     outcome.games, outcome.total
                 );
-                ExitCode::from(130)
+            }
+            if !outcome.write_errors.is_empty() {
+                ExitCode::FAILURE
+            } else if outcome.interrupted {
+                // 130 after Ctrl-C, 143 after SIGTERM: as if the signal had
+                // ended the process.
+                let signal = STOPPED_BY.load(Ordering::SeqCst);
+                ExitCode::from(if signal > 0 {
+                    (128 + signal) as u8
+                } else {
+                    130
+                })
             } else {
                 ExitCode::SUCCESS
             }

@@ -36,7 +36,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -53,9 +53,13 @@ pub const STDERR_TAIL: usize = 2048;
 pub const MAX_SKIPPED_KEPT: usize = 64;
 /// Bytes read from stdout per system call.
 const READ_CHUNK: usize = 16 * 1024;
-/// While a cancel flag is set up, waits are cut into slices this long so
-/// cancelling is noticed promptly; a reply that is ready returns at once.
-const CANCEL_POLL: Duration = Duration::from_millis(50);
+/// Reads allowed once the deadline has passed: enough to take in a default
+/// pipe's worth (64 KB) that was written before it.
+const LATE_READS: u32 = 4;
+/// Waits are cut into slices this long, so a raised cancel flag and an
+/// engine that exited while a helper of it holds its stdout open are
+/// noticed promptly; a reply that is ready returns at once.
+const WAIT_SLICE: Duration = Duration::from_millis(50);
 
 /// One framed response: `=[id] text` or `?[id] text`, up to its empty line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,6 +178,7 @@ impl EngineProcess {
             // how engines end), and one kill ends the engine's helpers too.
             .process_group(0);
         let mut child = command.spawn().map_err(ClientError::Spawn)?;
+        live_groups::add(child.id() as libc::pid_t);
 
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().map(Inbox::new);
@@ -242,6 +247,7 @@ impl EngineProcess {
         let Some(inbox) = self.stdout.as_mut() else {
             return Err(ClientError::Closed);
         };
+        let mut late_reads = 0;
         loop {
             match inbox.next_event() {
                 Some(Event::Response(r)) => return Ok(r),
@@ -258,26 +264,43 @@ impl EngineProcess {
             // Nothing complete buffered: take what has arrived without
             // waiting (often the reply is there already), else wait for
             // more within the deadline (in short slices when a cancel flag
-            // may cut the wait).
-            if !inbox.awaiting_reply && inbox.fill() {
-                continue;
-            }
+            // may cut the wait). The clock and the flag are looked at before
+            // every read, not only when the pipe runs dry: an engine that
+            // keeps it full of junk must not hold us past the deadline.
             let now = Instant::now();
-            if now >= deadline {
-                return Err(ClientError::Timeout);
-            }
-            let mut wait = deadline - now;
-            if self.cancel.is_some() {
-                wait = wait.min(CANCEL_POLL);
-            }
-            if inbox.wait_readable(wait) {
-                inbox.fill();
-            } else if self
+            if self
                 .cancel
                 .as_ref()
                 .is_some_and(|c| c.load(Ordering::Relaxed))
             {
                 return Err(ClientError::Cancelled);
+            }
+            if now >= deadline {
+                // What was in the pipe by the deadline still counts: read
+                // up to a full pipe's worth more, then give up.
+                if late_reads >= LATE_READS {
+                    return Err(ClientError::Timeout);
+                }
+                late_reads += 1;
+            }
+            if !inbox.awaiting_reply && inbox.fill() {
+                continue;
+            }
+            if now >= deadline {
+                return Err(ClientError::Timeout);
+            }
+            if inbox.wait_readable((deadline - now).min(WAIT_SLICE)) {
+                inbox.fill();
+            } else if self.status.is_some() || exited(self.child.id()) {
+                // Its output didn't end because a helper it left behind
+                // still holds the pipe: the engine is gone all the same.
+                // Take what it wrote before exiting, then end the output.
+                for _ in 0..LATE_READS {
+                    if !inbox.fill() {
+                        break;
+                    }
+                }
+                inbox.eof = true;
             }
         }
     }
@@ -321,21 +344,7 @@ impl EngineProcess {
     /// Whether the process has exited (without reaping it, so its process
     /// group id stays reserved until [`EngineProcess::kill`]).
     pub fn has_exited(&self) -> bool {
-        if self.status.is_some() {
-            return true;
-        }
-        // SAFETY: waitid only writes into the siginfo_t we own; WNOWAIT
-        // leaves the child to be reaped by `Child::wait` later.
-        unsafe {
-            let mut info: libc::siginfo_t = std::mem::zeroed();
-            let rc = libc::waitid(
-                libc::P_PID,
-                self.child.id() as libc::id_t,
-                &mut info,
-                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-            );
-            rc != 0 || info.si_pid() != 0
-        }
+        self.status.is_some() || exited(self.child.id())
     }
 
     /// Asks the engine to quit: sends `quit` and closes its stdin (end of
@@ -382,11 +391,30 @@ impl EngineProcess {
             unsafe {
                 libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
             }
+            // Out of the registry before the reap frees the id for reuse.
+            live_groups::remove(self.child.id() as libc::pid_t);
             self.stdin = None;
             self.status = self.child.wait().ok();
             reap_group(self.child.id() as libc::pid_t);
         }
         self.status
+    }
+}
+
+/// Whether our child `pid` has exited, without reaping it (so its process
+/// group id stays reserved until [`EngineProcess::kill`]).
+fn exited(pid: u32) -> bool {
+    // SAFETY: waitid only writes into the siginfo_t we own; WNOWAIT leaves
+    // the child to be reaped by `Child::wait` later.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let rc = libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        rc != 0 || info.si_pid() != 0
     }
 }
 
@@ -402,6 +430,60 @@ pub fn adopt_orphans() -> bool {
     }
     #[cfg(not(target_os = "linux"))]
     false
+}
+
+/// SIGKILL to the process group of every engine not yet killed, in any
+/// thread. Async-signal-safe (atomic loads and `kill(2)` only): for a signal
+/// handler that is about to end the process at once (a second Ctrl-C), so
+/// engines that ignore the end of their input are not left running. It does
+/// not reap; the caller is expected to exit.
+pub fn kill_all_now() {
+    live_groups::kill_all();
+}
+
+/// The process groups of live engines, in a fixed table of atomics that a
+/// signal handler can read. Best effort: when every slot is taken (more
+/// than [`live_groups::SLOTS`] engines at once), a group is not registered.
+mod live_groups {
+    use super::{AtomicI32, Ordering};
+
+    pub const SLOTS: usize = 4096;
+    /// Each slot holds a process group id, or 0.
+    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
+
+    pub fn add(pgid: libc::pid_t) {
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::Relaxed)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    pub fn remove(pgid: libc::pid_t) {
+        for slot in &GROUPS {
+            if slot
+                .compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::Relaxed)
+                .is_ok()
+            {
+                return;
+            }
+        }
+    }
+
+    pub fn kill_all() {
+        for slot in &GROUPS {
+            let pgid = slot.load(Ordering::SeqCst);
+            if pgid > 0 {
+                // SAFETY: a plain syscall, async-signal-safe.
+                unsafe {
+                    libc::kill(-pgid, libc::SIGKILL);
+                }
+            }
+        }
+    }
 }
 
 /// Reaps what is left of a killed process group among our children (the
@@ -759,6 +841,53 @@ mod tests {
         assert_eq!(total, 2);
         assert_eq!(kept[0].len(), MAX_LINE);
         assert_eq!(kept[1], "junk");
+    }
+
+    #[test]
+    fn endless_output_without_a_reply_still_times_out() {
+        // Junk lines, then one line that never ends: data is always there
+        // to read, and the deadline must still end the wait.
+        // A 1 MB pipe kept full: a reader that only looks at the clock when
+        // the pipe runs dry would never look.
+        let flood = |chunk: &str| {
+            format!(
+                "import fcntl, os\ntry: fcntl.fcntl(1, 1031, 1 << 20)\nexcept OSError: pass\n\
+                 b = {chunk:?}.encode() * 65536\nwhile True: os.write(1, b)\n"
+            )
+        };
+        for script in [flood("j\n"), flood("x")] {
+            let argv = ["python3".to_string(), "-c".into(), script.clone()];
+            let mut e = EngineProcess::spawn(&argv, StderrTo::Discard).unwrap();
+            let t = Instant::now();
+            let r = e.read_response(t + Duration::from_millis(200));
+            assert!(matches!(r, Err(ClientError::Timeout)), "{script}: {r:?}");
+            let took = t.elapsed();
+            assert!(took < Duration::from_secs(1), "{script}: {took:?}");
+        }
+    }
+
+    #[test]
+    fn an_engine_that_exits_is_closed_even_if_a_helper_holds_its_output() {
+        // The background sleep keeps stdout open after the shell exits.
+        for (script, reply) in [
+            ("sleep 30 & exit 0", None),
+            (
+                "sleep 30 & printf '= 1 1\\n\\n= 2 2\\n'; exit 0",
+                Some("2 2"),
+            ),
+        ] {
+            let mut e = EngineProcess::spawn(&sh(script), StderrTo::Discard).unwrap();
+            let t = Instant::now();
+            let deadline = t + Duration::from_secs(20);
+            if let Some(last) = reply {
+                // What it wrote before exiting is still delivered.
+                assert_eq!(e.read_response(deadline).unwrap().text, "1 1");
+                assert_eq!(e.read_response(deadline).unwrap().text, last);
+            }
+            let r = e.read_response(deadline);
+            assert!(matches!(r, Err(ClientError::Closed)), "{script}: {r:?}");
+            assert!(t.elapsed() < Duration::from_secs(5), "{script}");
+        }
     }
 
     #[test]

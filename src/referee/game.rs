@@ -149,6 +149,18 @@ impl Stop {
     }
 }
 
+/// Whether a `genmove` reply that is not a cell is still a row and a column
+/// — two whole numbers, such as `0 0` or `99999999999 1` — and so a move off
+/// the board (illegal) rather than a reply that isn't a move (malformed).
+fn is_row_and_column(text: &str) -> bool {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words.len() == 2
+        && words.iter().all(|w| {
+            let digits = w.strip_prefix(['-', '+']).unwrap_or(w);
+            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+        })
+}
+
 /// Reads one reply that must be a success (for `newgame` and `move`).
 fn expect_ok(engine: &mut EngineProcess, deadline: Instant, what: &str) -> Result<(), Stop> {
     let r = engine.read_response(deadline)?;
@@ -294,6 +306,15 @@ pub fn play_game(
                 format!("genmove refused: {}", crate::rules::clip(&r.text)),
             ),
             Ok(r) => match r.text.trim().parse::<Cell>() {
+                Err(_) if is_row_and_column(&r.text) => Stop::Fault(
+                    Reason::Illegal,
+                    format!(
+                        "{} is off the {}x{} board",
+                        crate::rules::clip(r.text.trim()),
+                        geo.rows(),
+                        geo.cols()
+                    ),
+                ),
                 Err(_) => Stop::Fault(
                     Reason::Malformed,
                     format!("genmove reply '{}'", crate::rules::clip(&r.text)),
@@ -348,4 +369,19 @@ pub fn play_game(
         }
     }
     Ok(end)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_row_and_column;
+
+    #[test]
+    fn numbers_off_any_board_are_still_a_row_and_a_column() {
+        for text in ["0 0", "99999999999 1", " -1\t2 ", "+3 0"] {
+            assert!(is_row_and_column(text), "{text:?}");
+        }
+        for text in ["", "2", "2 2 2", "2 2 extra", "a b", "1.5 2", "- 2", "2,2"] {
+            assert!(!is_row_and_column(text), "{text:?}");
+        }
+    }
 }

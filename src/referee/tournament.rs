@@ -31,6 +31,27 @@ pub struct RunOutcome {
     pub games: u64,
     /// Games in the schedule.
     pub total: usize,
+    /// Records or the summary that could not be written (a full disk, a
+    /// removed directory). The games were still played and the report is
+    /// complete, but what is named here is missing or incomplete.
+    pub write_errors: Vec<String>,
+}
+
+/// Fails unless `path` can be opened for writing, without changing it: a
+/// file that didn't exist is removed again. So an unwritable `--json` stops
+/// the run before any game rather than after the last one.
+fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let existed = std::fs::symlink_metadata(path).is_ok();
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
 }
 
 /// One game of the schedule.
@@ -156,14 +177,26 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
         let mut end = None;
         for (side, idx) in [(Player::X, job.x), (Player::O, job.o)] {
             if procs[idx].is_none() {
-                match shared.spawn(idx) {
+                match shared.spawn(idx).and_then(|p| ready(p, config.timeout)) {
                     Ok(p) => procs[idx] = Some(p),
+                    Err(ClientError::Cancelled) => break,
                     Err(e) => {
-                        end = Some(GameEnd::forfeit(side, Reason::Crash, e.to_string()));
+                        let reason = match e {
+                            ClientError::Timeout => Reason::Timeout,
+                            _ => Reason::Crash,
+                        };
+                        end = Some(GameEnd::forfeit(
+                            side,
+                            reason,
+                            format!("a fresh process, before its first game: {e}"),
+                        ));
                         break;
                     }
                 }
             }
+        }
+        if shared.cancel.load(Ordering::Relaxed) {
+            break;
         }
         let Some((x_slot, o_slot)) = two_mut(&mut procs, job.x, job.o) else {
             break;
@@ -203,6 +236,14 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
         }
     }
     shutdown_all(procs.into_iter().flatten().collect(), config.grace);
+}
+
+/// Waits for a fresh process to answer `protocol_version` (within the
+/// timeout, as at the start-up check), so that starting the program — an
+/// interpreter loading, say — is not counted against its first move.
+fn ready(mut p: EngineProcess, timeout: Duration) -> Result<EngineProcess, ClientError> {
+    p.request("protocol_version", timeout)?;
+    Ok(p)
 }
 
 /// `quit` to every engine, one shared grace period, then SIGKILL; all reaped.
@@ -418,6 +459,9 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let openings = Openings::new(&config.openings, config.geometry, config.seed)?;
+    if let Some(path) = &config.json {
+        check_writable(path)?;
+    }
     let open_append = |p: &Path| {
         OpenOptions::new()
             .create(true)
@@ -512,7 +556,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         last: start,
         resumed,
     };
-    let mut write_error: Option<anyhow::Error> = None;
+    let mut write_errors: Vec<String> = Vec::new();
 
     std::thread::scope(|s| {
         let (tx, rx) = channel::<Finished>();
@@ -566,7 +610,13 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                     board: Some(config.geometry.into()),
                 };
                 if let Err(e) = write_record(out, &record) {
-                    write_error.get_or_insert(e.context("cannot write --games-out"));
+                    // Said at once (the run goes on: the report still comes)
+                    // and again at the end; later failures are counted.
+                    if write_errors.is_empty() {
+                        progress.clear();
+                        eprintln!("referee: cannot write a record to --games-out: {e:#}");
+                    }
+                    write_errors.push(format!("game {}: {e:#}", job.game));
                 }
             }
             if let Some(log) = log.as_mut() {
@@ -603,8 +653,13 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         }
     });
     progress.clear();
-    if let Some(e) = write_error {
-        return Err(e);
+    if let (Some(first), Some(path)) = (write_errors.first(), &config.games_out) {
+        let lost = write_errors.len();
+        write_errors = vec![format!(
+            "cannot write {}: {lost} game record{} missing ({first})",
+            path.display(),
+            if lost == 1 { " is" } else { "s are" }
+        )];
     }
     // Over complete pairs only, so the same as when the last pair finished.
     let sprt = config.sprt.map(|test| sprt_status(test, &tallies[0]));
@@ -624,13 +679,15 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     if let Some(path) = &config.json {
         let summary = report::summary(&info, &engines, &tallies, sprt);
         let text = serde_json::to_string_pretty(&summary)?;
-        std::fs::write(path, text + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
+        if let Err(e) = std::fs::write(path, text + "\n") {
+            write_errors.push(format!("cannot write {}: {e}", path.display()));
+        }
     }
     Ok(RunOutcome {
         report: report::text(&info, &engines, &tallies, sprt.as_ref()),
         interrupted,
         games: done,
         total: schedule.total,
+        write_errors,
     })
 }
