@@ -4,7 +4,7 @@
 use super::console::Console;
 use super::engine::EngineSeat;
 use super::game::{play_game, GameEnd, Participant};
-use super::interrupt::Guarded;
+use super::interrupt;
 use super::score::Tally;
 use super::setup::{SeatSpec, Setup};
 use crate::client::{join_words, ClientError, EngineProcess, StderrTo};
@@ -218,6 +218,7 @@ fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
         }
         SeatSpec::Engine(argv) => argv.clone(),
     };
+    interrupt::install();
     let process = match EngineProcess::spawn(&argv, StderrTo::Discard) {
         Ok(process) => process,
         // The client's own wording already begins "cannot start".
@@ -228,7 +229,7 @@ fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
     };
     // The wait covers the thinking time asked for, on top of the timeout.
     let timeout = options.timeout + Duration::from_millis(options.movetime.unwrap_or(0));
-    let mut seat = EngineSeat::new(Box::new(Guarded::new(process)), timeout);
+    let mut seat = EngineSeat::new(Box::new(process), timeout);
     if let (SeatSpec::Engine(_), Some(ms)) = (&entrant.spec, options.movetime) {
         // Not every engine has this option; one that refuses it plays at its
         // own pace.
