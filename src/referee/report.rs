@@ -239,9 +239,11 @@ pub fn summary<'a>(
     }
 }
 
+/// `v` to `digits` decimals; a value that rounds to zero is `0.0`, never
+/// `-0.0` (adding `+0.0` turns a negative zero positive).
 fn round(v: f64, digits: i32) -> f64 {
     let f = 10f64.powi(digits);
-    (v * f).round() / f
+    (v * f).round() / f + 0.0
 }
 
 fn pct(v: f64) -> String {
@@ -252,10 +254,9 @@ fn wdl_text(w: &Wdl) -> String {
     format!("+{} ={} -{}", w.wins, w.draws, w.losses)
 }
 
-/// `+12.3 ± 4.5`; a difference that rounds to zero shows as `+0.0`, never `-0.0`.
+/// `+12.3 ± 4.5`; a difference that rounds to zero shows as `+0.0`.
 fn elo_pm(e: &Estimate) -> String {
-    let elo = (e.elo * 10.0).round() / 10.0 + 0.0;
-    format!("{elo:+.1} ± {:.1}", e.elo_error)
+    format!("{:+.1} ± {:.1}", round(e.elo, 1), e.elo_error)
 }
 
 fn elo_text(e: &Estimate) -> String {
@@ -473,6 +474,13 @@ fn ranking(out: &mut String, engines: &[EngineInfo], tallies: &[PairingTally]) {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn rounding_never_shows_a_negative_zero() {
+        assert!(round(-0.001, 2).is_sign_positive());
+        assert!(round(-0.0, 1).is_sign_positive());
+        assert_eq!(round(-1.234, 2), -1.23);
+    }
 
     fn end(winner: Option<Player>, reason: Reason, fault_by: Option<Player>) -> GameEnd {
         GameEnd {
