@@ -5,9 +5,7 @@ mod referee_common;
 
 use referee_common::*;
 use serde_json::Value;
-use std::io::{BufRead, BufReader};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 #[test]
 fn the_main_job_is_a_round_robin_of_the_built_in_bots() {
@@ -198,8 +196,9 @@ fn ctrl_c_stops_reports_what_finished_and_leaves_nothing_behind() {
     let scratch = Scratch::new("ctrlc");
     let slow = fixture("slow", "slow");
     let steady = fixture("steady", "steady");
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("referee"))
-        .args([
+    let child = start(
+        &scratch,
+        &[
             "--engine",
             &slow,
             "--engine",
@@ -210,62 +209,22 @@ fn ctrl_c_stops_reports_what_finished_and_leaves_nothing_behind() {
             "2",
             "--seed",
             "9",
-        ])
-        .args(record_args(&scratch))
-        .env("KINROW_FIXTURE_PIDS", scratch.path("pids"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    // Wait until some games have finished.
-    let start = Instant::now();
-    loop {
-        let done =
-            std::fs::read_to_string(scratch.path("games.jsonl")).map_or(0, |t| t.lines().count());
-        if done >= 4 {
-            break;
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no games finished"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGINT) };
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("the referee did not stop after Ctrl-C");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let mut stdout = String::new();
-    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-        stdout.push_str(&line.unwrap());
-        stdout.push('\n');
-    }
-    let mut stderr = String::new();
-    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+        ],
+    );
+    wait_for_records(&scratch, 4);
+    signal(&child, libc::SIGINT);
+    let (status, run) = finish(child, &scratch);
     assert_eq!(status.code(), Some(130));
-    assert!(stdout.contains("INTERRUPTED"), "{stdout}");
+    assert!(run.stdout.contains("INTERRUPTED"), "{}", run.stdout);
     // It says how to play the rest.
     assert!(
-        stderr.contains("of 5000 games; the finished games are in ")
-            && stderr.contains("run the same command with --resume"),
-        "{stderr}"
+        run.stderr
+            .contains("of 5000 games; the finished games are in ")
+            && run.stderr.contains("run the same command with --resume"),
+        "{}",
+        run.stderr
     );
-    let output = std::process::Output {
-        status,
-        stdout: stdout.into_bytes(),
-        stderr: vec![],
-    };
-    let run = records(&scratch, output);
-    let s = run.summary.expect("summary written on Ctrl-C");
+    let s = run.summary.as_ref().expect("summary written on Ctrl-C");
     assert_eq!(s["interrupted"], true);
     let games = s["games"].as_u64().unwrap();
     assert!((4..5000).contains(&games), "{games}");

@@ -5,57 +5,7 @@
 mod referee_common;
 
 use referee_common::*;
-use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
-
-/// Starts the referee with `args` plus the record arguments in the
-/// background, fixtures registering their pids.
-fn start(scratch: &Scratch, args: &[&str]) -> Child {
-    Command::new(assert_cmd::cargo::cargo_bin("referee"))
-        .args(args)
-        .args(record_args(scratch))
-        .env("KINROW_FIXTURE_PIDS", scratch.path("pids"))
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap()
-}
-
-/// Waits until `games` records are written.
-fn wait_for_records(scratch: &Scratch, games: usize) {
-    let start = Instant::now();
-    while std::fs::read_to_string(scratch.path("games.jsonl")).map_or(0, |t| t.lines().count())
-        < games
-    {
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no games finished"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
-/// Waits for the referee to exit (at most 30 s) and collects its output.
-fn finish(mut child: Child, scratch: &Scratch) -> (ExitStatus, Run) {
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > Duration::from_secs(30) {
-            let _ = child.kill();
-            panic!("the referee did not stop");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    };
-    let output = child.wait_with_output().unwrap();
-    (status, records(scratch, output))
-}
-
-fn signal(child: &Child, signal: libc::c_int) {
-    // SAFETY: signalling our own child.
-    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
-}
 
 /// Every fixture process is dead (a zombie is dead: once the referee has
 /// exited, reaping its orphans is the system's job).

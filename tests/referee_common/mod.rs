@@ -6,9 +6,9 @@
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
-use std::process::Output;
+use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A scratch directory removed on drop.
 pub struct Scratch(pub PathBuf);
@@ -148,4 +148,53 @@ pub fn report_without_time(run: &Run) -> Vec<&str> {
         .filter(|&(i, _)| i != 1)
         .map(|(_, l)| l)
         .collect()
+}
+
+/// Starts the referee with `args` plus the record arguments in the
+/// background, fixtures registering their pids.
+pub fn start(scratch: &Scratch, args: &[&str]) -> Child {
+    Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(args)
+        .args(record_args(scratch))
+        .env("KINROW_FIXTURE_PIDS", scratch.path("pids"))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap()
+}
+
+/// Waits until `games` records are written.
+pub fn wait_for_records(scratch: &Scratch, games: usize) {
+    let start = Instant::now();
+    while std::fs::read_to_string(scratch.path("games.jsonl")).map_or(0, |t| t.lines().count())
+        < games
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no games finished"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits for the referee to exit (at most 30 s) and collects its output.
+pub fn finish(mut child: Child, scratch: &Scratch) -> (ExitStatus, Run) {
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            let _ = child.kill();
+            panic!("the referee did not stop");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    };
+    let output = child.wait_with_output().unwrap();
+    (status, records(scratch, output))
+}
+
+pub fn signal(child: &Child, signal: libc::c_int) {
+    // SAFETY: signalling our own child.
+    unsafe { libc::kill(child.id() as libc::pid_t, signal) };
 }
