@@ -569,6 +569,10 @@ impl Framer {
 struct Inbox {
     out: ChildStdout,
     buf: Vec<u8>,
+    /// Where each read lands before it is appended to `buf`: zeroed once,
+    /// not on every read (a reply is a few bytes; zeroing a whole chunk per
+    /// read cost more than the copy).
+    chunk: Box<[u8]>,
     /// Start of the unframed bytes in `buf`.
     pos: usize,
     /// Inside an overlong line whose kept part was already framed: drop
@@ -597,6 +601,7 @@ impl Inbox {
         Inbox {
             out,
             buf: Vec::with_capacity(READ_CHUNK),
+            chunk: vec![0; READ_CHUNK].into_boxed_slice(),
             pos: 0,
             skipping: false,
             eof: false,
@@ -676,10 +681,10 @@ impl Inbox {
             self.buf.drain(..self.pos);
             self.pos = 0;
         }
-        let len = self.buf.len();
-        self.buf.resize(len + READ_CHUNK, 0);
-        let read = self.out.read(&mut self.buf[len..]);
-        self.buf.truncate(len + read.as_ref().map_or(0, |&n| n));
+        let read = self.out.read(&mut self.chunk);
+        if let Ok(n) = read {
+            self.buf.extend_from_slice(&self.chunk[..n]);
+        }
         if read.is_ok() {
             self.awaiting_reply = false;
         }
