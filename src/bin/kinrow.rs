@@ -20,7 +20,7 @@ Cells are `R C`, 1-based, row 1 at the top. Example: printf 'genmove\\nshow\\n' 
 
 /// A k-in-a-row engine that speaks a GTP-style line protocol on stdin/stdout.
 #[derive(Parser, Debug)]
-#[command(name = "kinrow", version, about, after_help = PROTOCOL_SUMMARY)]
+#[command(name = "kinrow", version, after_help = PROTOCOL_SUMMARY)]
 struct Cli {
     /// The bot that answers genmove: random, blocking or minimax.
     #[arg(long, default_value = "minimax", value_parser = parse_bot)]
