@@ -106,6 +106,15 @@ class Brain:
         return self.proc is not None and self.proc.poll() is None
 
     def send(self, *lines):
+        # Lines nobody asked for (a stray answer to INFO, say) must not be
+        # taken for the answer to this request.
+        while not self.lines.empty():
+            stale = self.lines.get_nowait()
+            if stale is None:
+                self.stop()
+                raise BrainError("the brain exited")
+            if stale.strip():
+                print("brain (unasked):", stale.strip(), file=sys.stderr, flush=True)
         try:
             self.proc.stdin.write("".join(line + "\r\n" for line in lines))
             self.proc.stdin.flush()
