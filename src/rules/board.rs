@@ -342,7 +342,7 @@ impl Board {
     /// The stones of a mask's run through `bit` (which must be set) before
     /// and after it.
     #[inline]
-    fn run_around(mask: u32, bit: u32) -> (u32, u32) {
+    pub(super) fn run_around(mask: u32, bit: u32) -> (u32, u32) {
         let pos = bit.trailing_zeros();
         let after = (!(mask >> pos)).trailing_zeros() - 1;
         let before = (!(mask << (31 - pos))).leading_zeros() - 1;
