@@ -42,7 +42,9 @@ struct Bits {
     /// The base position: each player's stones, the empty cells, the side
     /// to move.
     base: [u64; 2],
-    base_empty: Vec<u8>,
+    /// The empty cells (the first `base_left`).
+    base_empty: [u8; 64],
+    base_left: usize,
     base_to_move: Player,
     /// The cells of the last playout, in order (first `played` entries).
     order: [u8; 64],
@@ -160,19 +162,6 @@ impl WinTest {
             }
         }
     }
-
-    /// Whether `stones` (which include a new stone on `cell`, and held no
-    /// line before it) hold a line now.
-    #[inline]
-    fn wins(&self, stones: u64, cell: usize) -> bool {
-        match self {
-            WinTest::Table(t) => t[stones as usize / 64] >> (stones % 64) & 1 == 1,
-            WinTest::Windows { starts, windows } => {
-                let (a, b) = (starts[cell] as usize, starts[cell + 1] as usize);
-                windows[a..b].iter().any(|&w| holds(stones, w))
-            }
-        }
-    }
 }
 
 impl Playouts {
@@ -183,7 +172,8 @@ impl Playouts {
             Engine::Bits(Bits {
                 wins: WinTest::new(geo),
                 base: [0; 2],
-                base_empty: Vec::with_capacity(geo.area()),
+                base_empty: [0; 64],
+                base_left: 0,
                 base_to_move: Player::X,
                 order: [0; 64],
                 played: 0,
@@ -210,13 +200,16 @@ impl Playouts {
             Engine::Bits(bits) => {
                 let cols = self.geo.cols();
                 bits.base = [0; 2];
-                bits.base_empty.clear();
+                bits.base_left = 0;
                 for sq in from.squares() {
                     let c = from.cell_of(sq);
                     let i = c.row as usize * cols + c.col as usize;
                     match from.stone_on(sq) {
                         Some(p) => bits.base[p.index()] |= 1 << i,
-                        None if !over => bits.base_empty.push(i as u8),
+                        None if !over => {
+                            bits.base_empty[bits.base_left] = i as u8;
+                            bits.base_left += 1;
+                        }
                         None => {}
                     }
                 }
@@ -293,11 +286,45 @@ impl Playouts {
 impl Bits {
     #[inline]
     fn run<R: RngCore>(&mut self, rng: &mut R) -> Option<Player> {
-        let mut stones = self.base;
-        let mut empty = [0u8; 64];
-        let mut left = self.base_empty.len();
-        empty[..left].copy_from_slice(&self.base_empty);
-        let mut p = self.base_to_move;
+        // One loop per kind of win test, so the test inlines into it. A test
+        // sees the mover's stones with the new one on `cell`; they held no
+        // line before it (the game would have ended), so any line now goes
+        // through `cell`.
+        match &self.wins {
+            WinTest::Table(t) => Self::play_out(
+                &mut self.order,
+                &mut self.played,
+                self.base,
+                (self.base_empty, self.base_left),
+                self.base_to_move,
+                rng,
+                |stones, _| t[stones as usize / 64] >> (stones % 64) & 1 == 1,
+            ),
+            WinTest::Windows { starts, windows } => Self::play_out(
+                &mut self.order,
+                &mut self.played,
+                self.base,
+                (self.base_empty, self.base_left),
+                self.base_to_move,
+                rng,
+                |stones, cell| {
+                    let (a, b) = (starts[cell] as usize, starts[cell + 1] as usize);
+                    windows[a..b].iter().any(|&w| holds(stones, w))
+                },
+            ),
+        }
+    }
+
+    #[inline]
+    fn play_out<R: RngCore>(
+        order: &mut [u8; 64],
+        played: &mut usize,
+        mut stones: [u64; 2],
+        (mut empty, mut left): ([u8; 64], usize),
+        mut p: Player,
+        rng: &mut R,
+        wins: impl Fn(u64, usize) -> bool,
+    ) -> Option<Player> {
         let mut ply = 0;
         let winner = loop {
             if left == 0 {
@@ -307,16 +334,16 @@ impl Bits {
             let cell = empty[i] as usize;
             left -= 1;
             empty[i] = empty[left];
-            self.order[ply] = cell as u8;
+            order[ply] = cell as u8;
             ply += 1;
             let mine = &mut stones[p.index()];
             *mine |= 1 << cell;
-            if self.wins.wins(*mine, cell) {
+            if wins(*mine, cell) {
                 break Some(p);
             }
             p = p.other();
         };
-        self.played = ply;
+        *played = ply;
         winner
     }
 }
