@@ -66,6 +66,11 @@ pub trait Bot: Send {
     fn kind(&self) -> BotKind;
     /// Chooses a legal move for the side to move of an ongoing game.
     fn choose(&mut self, board: &Board, limits: Limits) -> Cell;
+    /// Whether choosing a move may take noticeable time (a search that uses
+    /// its movetime), so that replies already written should go out first.
+    fn searches(&self) -> bool {
+        false
+    }
     /// Restarts the bot's random number generator.
     fn reseed(&mut self, seed: u64);
     /// A new game starts (drop what belongs to the old one).

@@ -90,7 +90,7 @@ impl Engine {
                     Flow::Continue
                 }
                 Parsed::Request(req) => {
-                    if req.command == Command::GenMove && self.bot.kind() == BotKind::Minimax {
+                    if req.command == Command::GenMove && self.bot.searches() {
                         // A search may take its whole movetime: let earlier
                         // answers out first.
                         output.flush()?;

@@ -115,6 +115,10 @@ impl Bot for Minimax {
         BotKind::Minimax
     }
 
+    fn searches(&self) -> bool {
+        true
+    }
+
     fn choose(&mut self, board: &Board, limits: Limits) -> Cell {
         let Some(any) = board.legal_moves().next() else {
             // Not an ongoing game: nothing sensible to choose.
