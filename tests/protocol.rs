@@ -368,6 +368,22 @@ fn replies_are_flushed_when_a_blank_or_comment_line_follows() {
 }
 
 #[test]
+fn a_searching_bot_lets_earlier_replies_out_before_it_thinks() {
+    // `move` and `genmove` in one write to minimax with three seconds to
+    // think: the `=` for the move must not wait for the search.
+    let mut engine = live::Live::start(&["--board", "15x15", "--movetime", "3000", "--seed", "1"]);
+    engine.send(b"move 8 8\ngenmove\n");
+    assert_eq!(engine.reply("move 8 8"), "=");
+    assert_eq!(
+        engine.reply_within(std::time::Duration::from_millis(300)),
+        None,
+        "the move's reply came only with the search's"
+    );
+    assert!(engine.reply("genmove").starts_with("= "));
+    engine.finish();
+}
+
+#[test]
 fn a_controller_that_stops_reading_ends_the_engine_quietly() {
     use std::io::{BufRead, BufReader, Write};
     use std::process::{Command, Stdio};

@@ -2,6 +2,9 @@
 //! replies read with a deadline, so that a reply left unflushed (or never
 //! written) fails the test instead of hanging it.
 
+// Each test crate that includes this module uses part of it.
+#![allow(dead_code)]
+
 use std::io::{BufRead, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError};
@@ -77,6 +80,11 @@ impl Live {
                 panic!("output ended before a reply to {waiting_for:?}")
             }
         }
+    }
+
+    /// The next reply if one comes within `wait`.
+    pub fn reply_within(&self, wait: Duration) -> Option<String> {
+        self.replies.recv_timeout(wait).ok()
     }
 
     /// Sends one request line and returns its reply.
