@@ -39,16 +39,22 @@ enum Engine {
 /// `r * cols + c`.
 struct Bits {
     wins: WinTest,
-    /// The base position: each player's stones, the empty cells, the side
-    /// to move.
-    base: [u64; 2],
-    /// The empty cells (the first `base_left`).
-    base_empty: [u8; 64],
-    base_left: usize,
-    base_to_move: Player,
+    /// The base position, copied whole at the start of every playout.
+    base: BitPosition,
     /// The cells of the last playout, in order (first `played` entries).
     order: [u8; 64],
     played: usize,
+}
+
+/// A position of up to 64 cells as plain data.
+#[derive(Clone, Copy)]
+struct BitPosition {
+    /// Each player's stones.
+    stones: [u64; 2],
+    /// The empty cells (the first `left`).
+    empty: [u8; 64],
+    left: usize,
+    to_move: Player,
 }
 
 enum WinTest {
@@ -171,10 +177,12 @@ impl Playouts {
         let engine = if geo.area() <= 64 {
             Engine::Bits(Bits {
                 wins: WinTest::new(geo),
-                base: [0; 2],
-                base_empty: [0; 64],
-                base_left: 0,
-                base_to_move: Player::X,
+                base: BitPosition {
+                    stones: [0; 2],
+                    empty: [0; 64],
+                    left: 0,
+                    to_move: Player::X,
+                },
                 order: [0; 64],
                 played: 0,
             })
@@ -192,6 +200,10 @@ impl Playouts {
 
     /// Moves the base to another position of the same shape (the tables
     /// stay).
+    ///
+    /// # Panics
+    /// If `from` has another shape: the tables are the shape's (a caller's
+    /// bug, never input).
     pub fn set_position(&mut self, from: &Board) {
         assert_eq!(from.geometry(), self.geo, "a position of another shape");
         let over = from.is_over();
@@ -199,21 +211,22 @@ impl Playouts {
         match &mut self.engine {
             Engine::Bits(bits) => {
                 let cols = self.geo.cols();
-                bits.base = [0; 2];
-                bits.base_left = 0;
+                let base = &mut bits.base;
+                base.stones = [0; 2];
+                base.left = 0;
                 for sq in from.squares() {
                     let c = from.cell_of(sq);
                     let i = c.row as usize * cols + c.col as usize;
                     match from.stone_on(sq) {
-                        Some(p) => bits.base[p.index()] |= 1 << i,
+                        Some(p) => base.stones[p.index()] |= 1 << i,
                         None if !over => {
-                            bits.base_empty[bits.base_left] = i as u8;
-                            bits.base_left += 1;
+                            base.empty[base.left] = i as u8;
+                            base.left += 1;
                         }
                         None => {}
                     }
                 }
-                bits.base_to_move = from.to_move();
+                base.to_move = from.to_move();
                 bits.played = 0;
             }
             Engine::Lines(lines) => {
@@ -290,41 +303,38 @@ impl Bits {
         // sees the mover's stones with the new one on `cell`; they held no
         // line before it (the game would have ended), so any line now goes
         // through `cell`.
-        match &self.wins {
-            WinTest::Table(t) => Self::play_out(
-                &mut self.order,
-                &mut self.played,
-                self.base,
-                (self.base_empty, self.base_left),
-                self.base_to_move,
-                rng,
-                |stones, _| t[stones as usize / 64] >> (stones % 64) & 1 == 1,
-            ),
-            WinTest::Windows { starts, windows } => Self::play_out(
-                &mut self.order,
-                &mut self.played,
-                self.base,
-                (self.base_empty, self.base_left),
-                self.base_to_move,
-                rng,
-                |stones, cell| {
+        let (winner, played) = match &self.wins {
+            WinTest::Table(t) => self.base.play_out(&mut self.order, rng, |stones, _| {
+                t[stones as usize / 64] >> (stones % 64) & 1 == 1
+            }),
+            WinTest::Windows { starts, windows } => {
+                self.base.play_out(&mut self.order, rng, |stones, cell| {
                     let (a, b) = (starts[cell] as usize, starts[cell + 1] as usize);
                     windows[a..b].iter().any(|&w| holds(stones, w))
-                },
-            ),
-        }
+                })
+            }
+        };
+        self.played = played;
+        winner
     }
+}
 
+impl BitPosition {
+    /// Plays random moves on a copy of this position to the end, recording
+    /// them in `order`; the winner and the number of moves.
     #[inline]
     fn play_out<R: RngCore>(
+        self,
         order: &mut [u8; 64],
-        played: &mut usize,
-        mut stones: [u64; 2],
-        (mut empty, mut left): ([u8; 64], usize),
-        mut p: Player,
         rng: &mut R,
         wins: impl Fn(u64, usize) -> bool,
-    ) -> Option<Player> {
+    ) -> (Option<Player>, usize) {
+        let BitPosition {
+            mut stones,
+            mut empty,
+            mut left,
+            to_move: mut p,
+        } = self;
         let mut ply = 0;
         let winner = loop {
             if left == 0 {
@@ -343,8 +353,7 @@ impl Bits {
             }
             p = p.other();
         };
-        *played = ply;
-        winner
+        (winner, ply)
     }
 }
 
