@@ -34,27 +34,31 @@ fn assert_all_dead(scratch: &Scratch) {
     }
 }
 
+/// A long run between an engine that ignores `quit` and the end of its input
+/// and a slow one, started in the background; returns once two games are in.
+fn start_stubborn_run(scratch: &Scratch, extra: &[&str]) -> std::process::Child {
+    let stubborn = fixture("stubborn", "ignore_quit");
+    let slow = fixture("slow", "slow");
+    let mut args = vec![
+        "--engine",
+        &stubborn,
+        "--engine",
+        &slow,
+        "--games",
+        "5000",
+        "--concurrency",
+        "2",
+    ];
+    args.extend_from_slice(extra);
+    let child = start(scratch, &args);
+    wait_for_records(scratch, 2);
+    child
+}
+
 #[test]
 fn sigterm_stops_a_run_like_ctrl_c() {
     let scratch = Scratch::new("sigterm");
-    let stubborn = fixture("stubborn", "ignore_quit");
-    let slow = fixture("slow", "slow");
-    let child = start(
-        &scratch,
-        &[
-            "--engine",
-            &stubborn,
-            "--engine",
-            &slow,
-            "--games",
-            "5000",
-            "--concurrency",
-            "2",
-            "--seed",
-            "4",
-        ],
-    );
-    wait_for_records(&scratch, 2);
+    let child = start_stubborn_run(&scratch, &["--seed", "4"]);
     signal(&child, libc::SIGTERM);
     let (status, run) = finish(child, &scratch);
     // As if SIGTERM had ended it, but with the report and the records.
@@ -71,27 +75,10 @@ fn sigterm_stops_a_run_like_ctrl_c() {
 #[test]
 fn a_second_signal_ends_the_run_at_once_and_kills_every_engine() {
     let scratch = Scratch::new("second");
-    let stubborn = fixture("stubborn", "ignore_quit");
-    let slow = fixture("slow", "slow");
-    let child = start(
-        &scratch,
-        &[
-            "--engine",
-            &stubborn,
-            "--engine",
-            &slow,
-            "--games",
-            "5000",
-            "--concurrency",
-            "2",
-            // A long grace period (also after the start-up check): the
-            // first signal leaves the referee waiting on the stubborn
-            // engines when the second comes.
-            "--grace",
-            "2500",
-        ],
-    );
-    wait_for_records(&scratch, 2);
+    // A long grace period (also after the start-up check): the first signal
+    // leaves the referee waiting on the stubborn engines when the second
+    // comes.
+    let child = start_stubborn_run(&scratch, &["--grace", "2500"]);
     signal(&child, libc::SIGINT);
     std::thread::sleep(Duration::from_millis(300));
     signal(&child, libc::SIGINT);
