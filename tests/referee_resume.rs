@@ -222,6 +222,24 @@ fn records_of_another_run_are_refused_before_any_game() {
         })
         .collect();
     assert_refused(&seedless, &MATCH[..4], "carry no seed");
+    // Records of schema 1 (no `schema` field) were seeded another way: their
+    // run can't be played on, whatever the seed.
+    let schema_one: String = written[..4]
+        .iter()
+        .map(|line| {
+            let mut g: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(g["schema"], 2, "{g}");
+            g.as_object_mut().unwrap().remove("schema");
+            format!("{g}\n")
+        })
+        .collect();
+    assert_refused(
+        &schema_one,
+        &MATCH,
+        "line 1: a record of schema 1, written by an older referee, which derived the seeds \
+         of games differently: this referee (schema 2) cannot play the rest of that run; \
+         start a new --games-out file",
+    );
     // With the seed given they are checked (openings, moves) and taken.
     let scratch = Scratch::new("resume-old-records");
     std::fs::write(scratch.path("games.jsonl"), &seedless).unwrap();

@@ -8,6 +8,7 @@ use super::interrupt;
 use super::score::Tally;
 use super::setup::{SeatSpec, Setup};
 use crate::client::{join_words, ClientError, EngineProcess, StderrTo};
+use crate::referee::seeds::{derive_seed, Stream};
 use crate::rules::{Outcome, Player};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -16,7 +17,7 @@ use std::time::Duration;
 /// How engines are started and paced.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Seed of the first participant's bot; the second gets the next one.
+    /// The session seed; each participant's bot gets a seed derived from it.
     pub seed: u64,
     /// Time per move for bots, in milliseconds (`None`: the engine's default).
     pub movetime: Option<u64>,
@@ -161,7 +162,9 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
         };
         Entrant {
             spec,
-            seed: options.seed.wrapping_add(side.index() as u64),
+            // Each seat's own stream of the session seed (not seed + seat:
+            // that would give one session's O the next session's X).
+            seed: derive_seed(options.seed, Stream::PlaySeat, &[side.index() as u64]),
             player: Participant { name, engine: None },
         }
     });

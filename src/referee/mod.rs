@@ -8,6 +8,7 @@
 //! - [`tournament`]: start-up checks, scheduling over worker threads,
 //!   records, progress and Ctrl-C.
 //! - [`report`]: per-pairing tallies, the text report and the JSON summary.
+//! - [`seeds`]: the seeds of engines and openings, derived from the run's.
 //! - [`stats`]: the statistics as pure functions.
 
 pub mod game;
@@ -15,6 +16,7 @@ pub mod openings;
 pub mod records;
 pub mod report;
 mod resume;
+pub mod seeds;
 pub mod stats;
 pub mod tournament;
 
@@ -23,6 +25,7 @@ pub use openings::{
     OpeningSource,
 };
 pub use records::PastGames;
+pub use seeds::{derive_seed, Stream};
 pub use tournament::{run, RunOutcome};
 
 use crate::rules::Geometry;
@@ -105,19 +108,6 @@ pub fn default_timeout(movetime_ms: Option<u64>) -> Duration {
     }
 }
 
-/// A well-mixed 64-bit value from a seed and a few coordinates (SplitMix64
-/// steps), so per-game seeds and openings are independent but replayable.
-pub fn derive_seed(seed: u64, parts: &[u64]) -> u64 {
-    let mut z = seed;
-    for &p in parts.iter().chain(std::iter::once(&0x5eed)) {
-        z = z.wrapping_add(p).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-    }
-    z
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -132,15 +122,6 @@ mod tests {
         assert_eq!(s.argv, ["python3", "bot.py", "--level=3"]);
         assert!("x=".parse::<EngineSpec>().is_err());
         assert!("'unclosed".parse::<EngineSpec>().is_err());
-    }
-
-    #[test]
-    fn derived_seeds_differ_by_part() {
-        let s = derive_seed(1, &[2, 0]);
-        assert_eq!(s, derive_seed(1, &[2, 0]));
-        assert_ne!(s, derive_seed(1, &[2, 1]));
-        assert_ne!(s, derive_seed(2, &[2, 0]));
-        assert_ne!(derive_seed(0, &[1, 0]), derive_seed(0, &[0, 1]));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 //! play the same one), either random plies from the run's seed or lines of
 //! an openings file.
 
-use super::derive_seed;
+use super::seeds::{derive_seed, Stream};
 use crate::rules::{parse_coordinate, Board, Cell, Geometry};
 use anyhow::Context;
 use std::borrow::Cow;
@@ -236,7 +236,8 @@ impl Openings {
                         use rand::rngs::SmallRng;
                         use rand::seq::SliceRandom;
                         use rand::SeedableRng;
-                        let mut rng = SmallRng::seed_from_u64(derive_seed(seed, &[u64::MAX - 1]));
+                        let mut rng =
+                            SmallRng::seed_from_u64(derive_seed(seed, Stream::OpeningOrder, &[]));
                         let mut cycle: Vec<usize> = (0..lines.len()).collect();
                         cycle.shuffle(&mut rng);
                         Some(cycle)
@@ -264,7 +265,7 @@ impl Openings {
     }
 
     fn round_seed(seed: u64, round: usize) -> u64 {
-        derive_seed(seed, &[u64::MAX, round as u64])
+        derive_seed(seed, Stream::Opening, &[round as u64])
     }
 
     /// The opening of round `round` (empty if there are no openings).

@@ -1,5 +1,11 @@
-//! The game records of `--games-out` (schema 1): one JSON line per finished
+//! The game records of `--games-out` (schema 2): one JSON line per finished
 //! game, written as each game finishes and read back by `--resume`.
+//!
+//! Schema 2 differs from schema 1 in one field, `schema`, and in what a
+//! seed means: since schema 2 the engines' seeds and the openings are
+//! derived by a full mix of the run's seed with the game (see
+//! [`super::seeds`]). A schema 1 game can't be played again by this
+//! referee, so `--resume` refuses schema 1 records, naming the line.
 
 use super::game::Reason;
 use super::report::BoardInfo;
@@ -9,9 +15,20 @@ use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The schema of the records this referee writes.
+pub const RECORD_SCHEMA: u32 = 2;
+
+/// The schema of a record that has no `schema` field: the first one.
+fn schema_one() -> u32 {
+    1
+}
+
 /// One line of `--games-out`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// [`RECORD_SCHEMA`] when written; records without it are schema 1.
+    #[serde(default = "schema_one")]
+    pub schema: u32,
     /// Index in the schedule (0-based).
     pub game: usize,
     /// The pair it belongs to (same opening, colours swapped).
@@ -119,6 +136,19 @@ pub fn write_record(out: &mut impl Write, record: &GameRecord) -> anyhow::Result
     Ok(())
 }
 
+/// Why a record of another schema can't be resumed.
+fn schema_refusal(schema: u32) -> String {
+    let writer = if schema < RECORD_SCHEMA {
+        "an older referee, which derived the seeds of games differently"
+    } else {
+        "a newer referee"
+    };
+    format!(
+        "a record of schema {schema}, written by {writer}: this referee (schema {RECORD_SCHEMA}) \
+         cannot play the rest of that run; start a new --games-out file"
+    )
+}
+
 /// The records already in a `--games-out` file, read for `--resume`.
 #[derive(Clone, Debug, Default)]
 pub struct PastGames {
@@ -168,6 +198,13 @@ impl PastGames {
                 continue;
             }
             match serde_json::from_slice::<GameRecord>(line) {
+                Ok(record) if record.schema != RECORD_SCHEMA => {
+                    anyhow::bail!(
+                        "{} line {number}: {}",
+                        path.display(),
+                        schema_refusal(record.schema)
+                    )
+                }
                 Ok(record) => {
                     past.records.push((number, record));
                     past.keep = next as u64;
@@ -216,6 +253,7 @@ mod tests {
 
     fn record(game: usize) -> GameRecord {
         GameRecord {
+            schema: RECORD_SCHEMA,
             game,
             pair: game / 2,
             x: "a".into(),
@@ -250,9 +288,10 @@ mod tests {
         let old = r#"{"game":0,"pair":0,"x":"a","o":"b","opening":[],"moves":[[1,1]],"result":"o","reason":"crash","fault_by":"a","detail":"output closed","time_ms":{"x":0,"o":0}}"#;
         let old: GameRecord = serde_json::from_str(old).unwrap();
         assert_eq!(
-            (old.seed, old.board, old.reason),
-            (None, None, Reason::Crash)
+            (old.schema, old.seed, old.board, old.reason),
+            (1, None, None, Reason::Crash)
         );
+        assert!(text.starts_with(r#"{"schema":2,"game":3,"#), "{text}");
     }
 
     fn read_text(tag: &str, text: &str) -> (anyhow::Result<PastGames>, PathBuf) {

@@ -5,10 +5,13 @@
 
 use super::game::{play_game, GameEnd, GameSetup, Reason};
 use super::openings::Openings;
-use super::records::{one_based, write_record, GameRecord, GameResult, SkippedLines, TimeUsed};
+use super::records::{
+    one_based, write_record, GameRecord, GameResult, SkippedLines, TimeUsed, RECORD_SCHEMA,
+};
 use super::report::{self, EngineInfo, PairingTally, RunInfo, SprtStatus};
+use super::seeds::{derive_seed, Stream};
 use super::stats::SprtDecision;
-use super::{derive_seed, resume, Config};
+use super::{resume, Config};
 use crate::client::{ClientError, EngineProcess, StderrTo};
 use crate::rules::Player;
 use anyhow::{bail, Context};
@@ -208,8 +211,8 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
                     geometry: config.geometry,
                     opening: &opening,
                     seeds: [
-                        derive_seed(config.seed, &[game as u64, 0]),
-                        derive_seed(config.seed, &[game as u64, 1]),
+                        derive_seed(config.seed, Stream::Engine, &[game as u64, 0]),
+                        derive_seed(config.seed, Stream::Engine, &[game as u64, 1]),
                     ],
                     movetime_ms: config.movetime_ms,
                     timeout: config.timeout,
@@ -588,6 +591,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
             let fault_by = f.end.fault_by.map(|p| if p == Player::X { xn } else { on });
             if let Some(out) = games_out.as_mut() {
                 let record = GameRecord {
+                    schema: RECORD_SCHEMA,
                     game: job.game,
                     pair: job.pair,
                     x: xn.to_string(),
