@@ -7,7 +7,7 @@ use kinrow::bots::BotKind;
 use kinrow::cli::ShapeArgs;
 use kinrow::referee::stats::Sprt;
 use kinrow::referee::{
-    default_opening_plies, default_timeout, Config, EngineSpec, OpeningOrder, OpeningSource,
+    default_opening_plies, default_timeout, files, Config, EngineSpec, OpeningOrder, OpeningSource,
     PastGames,
 };
 use std::path::PathBuf;
@@ -185,23 +185,7 @@ fn config(cli: Cli) -> Config {
                 .unwrap_or_else(|| default_opening_plies(geometry)),
         },
     };
-    let resume = match (&cli.games_out, cli.resume) {
-        (Some(path), true) => {
-            Some(PastGames::read(path).unwrap_or_else(|e| cannot_start(format!("{e:#}"))))
-        }
-        _ => None,
-    };
-    // Resuming without --seed continues with the seed the records carry.
-    let past_seed = resume.as_ref().and_then(PastGames::seed);
-    if let Some(past) = resume.as_ref().filter(|p| !p.records.is_empty()) {
-        if cli.seed.is_none() && past_seed.is_none() {
-            cannot_start(format!(
-                "the records in {} carry no seed (written by an older referee): give the run's --seed",
-                past.path.display()
-            ));
-        }
-    }
-    Config {
+    let mut config = Config {
         engines,
         games: cli.games.saturating_add(cli.games % 2),
         openings,
@@ -212,14 +196,36 @@ fn config(cli: Cli) -> Config {
             .timeout
             .map_or_else(|| default_timeout(cli.movetime), Duration::from_millis),
         grace: Duration::from_millis(cli.grace),
-        seed: cli.seed.or(past_seed).unwrap_or_else(rand::random),
+        seed: cli.seed.unwrap_or(0),
         sprt: cli.sprt,
         json: cli.json,
         games_out: cli.games_out,
-        resume,
+        resume: None,
         log_dir: cli.log_dir,
         progress: !cli.quiet,
+    };
+    // The files first: records are read only from a file that is no other
+    // file of the run.
+    if let Err(e) = config.files().check() {
+        cannot_start(format!("{e:#}"));
     }
+    if let (Some(path), true) = (&config.games_out, cli.resume) {
+        let limit = files::records_limit(config.total_games());
+        let past = PastGames::read(path, limit).unwrap_or_else(|e| cannot_start(format!("{e:#}")));
+        config.resume = Some(past);
+    }
+    // Resuming without --seed continues with the seed the records carry.
+    let past_seed = config.resume.as_ref().and_then(PastGames::seed);
+    if let Some(past) = config.resume.as_ref().filter(|p| !p.records.is_empty()) {
+        if cli.seed.is_none() && past_seed.is_none() {
+            cannot_start(format!(
+                "the records in {} carry no seed (written by an older referee): give the run's --seed",
+                past.path.display()
+            ));
+        }
+    }
+    config.seed = cli.seed.or(past_seed).unwrap_or_else(rand::random);
+    config
 }
 
 /// Where the signal handler finds the cancel flag (set once, never freed).

@@ -1,6 +1,6 @@
 //! The referee: tournaments between engine processes (DESIGN §4).
 //!
-//! - [`words`]: engine commands split into words as a shell would.
+//! - [`files`]: input files read within bounds; outputs that must differ.
 //! - [`game`]: one game between two processes, every move checked.
 //! - [`openings`]: random openings and openings files.
 //! - [`records`]: the game records of `--games-out`, written and read back
@@ -11,6 +11,7 @@
 //! - [`seeds`]: the seeds of engines and openings, derived from the run's.
 //! - [`stats`]: the statistics as pure functions.
 
+pub mod files;
 pub mod game;
 pub mod openings;
 pub mod records;
@@ -66,6 +67,10 @@ impl FromStr for EngineSpec {
     }
 }
 
+/// The longest fault detail kept in records and `referee.log`, in
+/// characters: a whole reason (an engine's message, its reply), bounded.
+pub const MAX_DETAIL: usize = 300;
+
 /// A checked configuration for a run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -98,6 +103,28 @@ pub struct Config {
     pub log_dir: Option<PathBuf>,
     /// Show the live progress line (when stderr is a terminal).
     pub progress: bool,
+}
+
+impl Config {
+    /// The run's files, to check before any game (see [`files`]).
+    pub fn files(&self) -> files::RunFiles<'_> {
+        files::RunFiles {
+            json: self.json.as_deref(),
+            games_out: self.games_out.as_deref(),
+            log_dir: self.log_dir.as_deref(),
+            openings_file: match &self.openings {
+                OpeningSource::File { path, .. } => Some(path),
+                OpeningSource::Random { .. } => None,
+            },
+        }
+    }
+
+    /// The games in the run's schedule: every pairing of two engines plays
+    /// `games`.
+    pub fn total_games(&self) -> u64 {
+        let n = self.engines.len() as u64;
+        n * n.saturating_sub(1) / 2 * u64::from(self.games)
+    }
 }
 
 /// The default deadline: the move time plus a margin, else 10 s.

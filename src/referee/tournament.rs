@@ -458,6 +458,9 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     if config.resume.is_some() && config.games_out.is_none() {
         bail!("--resume needs --games-out: the records to resume from");
     }
+    // No file of the run may be another, nor a directory where a file is
+    // due (or the other way round): checked before anything is written.
+    config.files().check()?;
     if let Some(dir) = &config.log_dir {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -484,7 +487,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     // next record still lands at the new end.
     let mut games_out = config.games_out.as_deref().map(open_append).transpose()?;
     let mut log = match &config.log_dir {
-        Some(dir) => Some(open_append(&dir.join("referee.log"))?),
+        Some(dir) => Some(open_append(&dir.join(super::files::REFEREE_LOG))?),
         None => None,
     };
 
