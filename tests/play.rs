@@ -486,7 +486,8 @@ fn control_characters_are_shown_never_sent_to_the_terminal() {
     );
 }
 
-/// Pids of the live (not zombie) children of `parent`, from /proc.
+/// Pids of the live (not zombie) children of `parent`, from /proc, but
+/// for its warden (which kills what is left once `parent` is gone).
 fn live_children(parent: u32) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -503,7 +504,10 @@ fn live_children(parent: u32) -> Vec<u32> {
                 return false;
             };
             let fields: Vec<&str> = rest.split_whitespace().collect();
-            fields.first() != Some(&"Z") && fields.get(1) == Some(&parent.to_string().as_str())
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            fields.first() != Some(&"Z")
+                && fields.get(1) == Some(&parent.to_string().as_str())
+                && comm.trim() != "kinrow-warden"
         })
         .collect()
 }

@@ -239,7 +239,7 @@ static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
 const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
 extern "C" fn on_stop_signal(signal: libc::c_int) {
-    // Async-signal-safe: atomic operations, kill(2) and _exit(2) only.
+    // Async-signal-safe: atomic operations, kill_all_now and _exit(2) only.
     if STOPPED_BY
         .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
@@ -308,9 +308,15 @@ fn main() -> ExitCode {
         return serve(bot);
     }
     let config = config(cli);
+    // No engine, nor anything one starts, outlives the run, however it
+    // ends (kinrow::client's reaper); the warden forks, so it comes before
+    // any thread.
+    kinrow::client::start_warden();
     kinrow::client::adopt_orphans();
     let cancel = cancel_on_stop_signals();
-    match kinrow::referee::run(&config, cancel) {
+    let result = kinrow::referee::run(&config, cancel);
+    kinrow::client::sweep_adopted();
+    match result {
         Ok(outcome) => {
             // A closed stdout (`referee | head`) must not panic the run.
             let _ =

@@ -140,6 +140,16 @@ impl PlayArgs {
 /// Runs the terminal front end: the menu (unless flags skip it), then games
 /// until the person is done or the input ends.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    // No engine, nor anything one starts, outlives the session, however it
+    // ends (see the client's reaper); the warden forks, so it comes first.
+    crate::client::start_warden();
+    crate::client::adopt_orphans();
+    let result = play(args);
+    crate::client::sweep_adopted();
+    result
+}
+
+fn play(args: PlayArgs) -> anyhow::Result<()> {
     let flagged = if args.skips_menu() {
         Some(args.setup()?)
     } else {
