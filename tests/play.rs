@@ -363,8 +363,29 @@ fn an_engine_that_answers_nonsense_or_nothing() {
     let args = ["--timeout", "2", "--o-engine", &fixture("silent")];
     let out = play(&args, "2 2\nn\n");
     assert!(
-        out.contains("did not answer `genmove` within 2 s."),
+        out.contains("did not answer `genmove` within 2 s (--timeout)."),
         "{out}"
+    );
+}
+
+#[test]
+fn starting_an_engine_has_its_own_deadline() {
+    // An engine that takes 1.5 s to start plays under a 1 s move deadline.
+    let late = format!(
+        "python3 {}/tests/fixtures/late_start.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = play(&["--timeout", "1", "--o-engine", &late], "2 2\nn\n");
+    assert!(out.contains("O (fixture) plays"), "{out}");
+    // And the start-up deadline, when it runs out, is named.
+    let slower = format!("{late} 4");
+    let args = ["--startup-timeout", "2", "--o-engine", &slower];
+    let out = run(&args, "2 2\nn\n");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("did not answer `name` within 2 s (--startup-timeout)"),
+        "{err}"
     );
 }
 

@@ -7,8 +7,8 @@ use kinrow::bots::BotKind;
 use kinrow::cli::ShapeArgs;
 use kinrow::referee::stats::Sprt;
 use kinrow::referee::{
-    default_opening_plies, default_timeout, files, Config, EngineSpec, OpeningOrder, OpeningSource,
-    PastGames,
+    default_opening_plies, default_startup_timeout, default_timeout, files, Config, EngineSpec,
+    OpeningOrder, OpeningSource, PastGames,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -56,10 +56,14 @@ struct Cli {
     /// Time per move told to engines with `set movetime`, in ms.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: Option<u64>,
-    /// Hard deadline for any reply, in ms (default: movetime plus a margin,
-    /// else 10000).
+    /// Hard deadline for any reply during games, in ms (default: movetime
+    /// plus a margin, else 10000).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     timeout: Option<u64>,
+    /// Deadline for a fresh engine process to answer its first requests,
+    /// in ms (default: 10000, or --timeout if longer).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    startup_timeout: Option<u64>,
     /// Seed for openings and engine seeds (default: random; always printed).
     #[arg(long)]
     seed: Option<u64>,
@@ -185,6 +189,9 @@ fn config(cli: Cli) -> Config {
                 .unwrap_or_else(|| default_opening_plies(geometry)),
         },
     };
+    let timeout = cli
+        .timeout
+        .map_or_else(|| default_timeout(cli.movetime), Duration::from_millis);
     let mut config = Config {
         engines,
         games: cli.games.saturating_add(cli.games % 2),
@@ -192,9 +199,10 @@ fn config(cli: Cli) -> Config {
         geometry,
         concurrency: cli.concurrency.map_or(cpus, |j| j as usize),
         movetime_ms: cli.movetime,
-        timeout: cli
-            .timeout
-            .map_or_else(|| default_timeout(cli.movetime), Duration::from_millis),
+        timeout,
+        startup_timeout: cli
+            .startup_timeout
+            .map_or_else(|| default_startup_timeout(timeout), Duration::from_millis),
         grace: Duration::from_millis(cli.grace),
         seed: cli.seed.unwrap_or(0),
         sprt: cli.sprt,

@@ -205,7 +205,7 @@ fn move_help(board: &Board) -> String {
 mod tests {
     use super::*;
     use crate::client::Response;
-    use crate::play::engine::Link;
+    use crate::play::engine::{Deadline, Link};
     use crate::play::render::Style;
     use crate::rules::Cell;
 
@@ -214,7 +214,7 @@ mod tests {
     struct FirstFree(Board);
 
     impl Link for FirstFree {
-        fn request(&mut self, line: &str, _t: Duration) -> Result<Response, String> {
+        fn request(&mut self, line: &str, _d: Deadline) -> Result<Response, String> {
             let words: Vec<&str> = line.split_whitespace().collect();
             let ok = |text: String| {
                 Ok(Response {

@@ -65,6 +65,10 @@ pub struct PlayArgs {
     /// --movetime).
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
+    /// Longest wait for a freshly started engine to answer, in seconds
+    /// (default: 10, or --timeout if longer).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub startup_timeout: Option<Duration>,
     /// Pause after each move when two bots play, in milliseconds
     /// (default: 500 in a terminal, 0 otherwise).
     #[arg(long, value_name = "MS")]
@@ -178,6 +182,9 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
             .unwrap_or_else(|| rand::random_range(1..1_000_000)),
         movetime: args.movetime,
         timeout: args.timeout.unwrap_or(Duration::from_secs(30)),
+        startup_timeout: args.startup_timeout.unwrap_or_else(|| {
+            crate::referee::default_startup_timeout(args.timeout.unwrap_or_default())
+        }),
         pace: Duration::from_millis(args.delay.unwrap_or(watching_pause)),
         engine_program: std::env::current_exe()
             .context("cannot find the kinrow program to start its bots")?,

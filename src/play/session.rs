@@ -21,8 +21,10 @@ pub struct Options {
     pub seed: u64,
     /// Time per move for bots, in milliseconds (`None`: the engine's default).
     pub movetime: Option<u64>,
-    /// Longest wait for any engine answer.
+    /// Longest wait for any engine answer in a game.
     pub timeout: Duration,
+    /// Longest wait for a freshly started engine's first answer.
+    pub startup_timeout: Duration,
     /// Pause after each move when no person plays.
     pub pace: Duration,
     /// The `kinrow` program that runs the built-in bots.
@@ -170,15 +172,9 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
     });
     for entrant in &mut entrants {
         if !entrant.spec.is_human() {
-            let mut engine = start(entrant, options)?;
-            if let SeatSpec::Engine(argv) = &entrant.spec {
-                // The first exchange also shows whether the program speaks
-                // at all: one that doesn't is a setup error, said at once.
-                match engine.name() {
-                    Ok(Some(name)) => entrant.player.name = name,
-                    Ok(None) => {}
-                    Err(fault) => anyhow::bail!("the engine `{}` {fault}", shown_command(argv)),
-                }
+            let (engine, name) = start(entrant, options)?;
+            if let (SeatSpec::Engine(_), Some(name)) = (&entrant.spec, name) {
+                entrant.player.name = name;
             }
             entrant.player.engine = Some(engine);
         }
@@ -195,15 +191,16 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
 fn restart_failed(entrants: &mut [Entrant; 2], options: &Options) -> anyhow::Result<()> {
     for entrant in entrants.iter_mut() {
         if !entrant.spec.is_human() && entrant.player.engine.is_none() {
-            let engine = start(entrant, options)?;
-            entrant.player.engine = Some(engine);
+            entrant.player.engine = Some(start(entrant, options)?.0);
         }
     }
     Ok(())
 }
 
-/// Starts the engine of one entrant.
-fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
+/// Starts the engine of one entrant and asks its name, within the start-up
+/// deadline: an engine that does not speak at all is a setup error, said
+/// at once.
+fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<(EngineSeat, Option<String>)> {
     let argv = match &entrant.spec {
         SeatSpec::Human => anyhow::bail!("a person has no engine"),
         SeatSpec::Bot(bot) => {
@@ -233,12 +230,16 @@ fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
     // The wait covers the thinking time asked for, on top of the timeout.
     let timeout = options.timeout + Duration::from_millis(options.movetime.unwrap_or(0));
     let mut seat = EngineSeat::new(Box::new(process), timeout);
+    let name = match seat.first_contact(options.startup_timeout) {
+        Ok(name) => name,
+        Err(fault) => anyhow::bail!("the engine `{}` {fault}", shown_command(&argv)),
+    };
     if let (SeatSpec::Engine(_), Some(ms)) = (&entrant.spec, options.movetime) {
         // Not every engine has this option; one that refuses it plays at its
         // own pace.
         let _ = seat.set_option("movetime", &ms.to_string());
     }
-    Ok(seat)
+    Ok((seat, name))
 }
 
 /// An engine command line as it could be typed again, safe to print.

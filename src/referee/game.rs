@@ -328,6 +328,13 @@ pub fn play_game(
                     }
                 },
             },
+            Err(Stop::Fault(Reason::Timeout, _)) => Stop::Fault(
+                Reason::Timeout,
+                format!(
+                    "no reply within {} ms, the move deadline (--timeout)",
+                    setup.timeout.as_millis()
+                ),
+            ),
             Err(stop) => stop,
         };
         break Err((side, stop));

@@ -85,8 +85,11 @@ pub struct Config {
     pub concurrency: usize,
     /// Told to engines with `set movetime`.
     pub movetime_ms: Option<u64>,
-    /// The hard deadline for every reply.
+    /// The hard deadline for every reply during games.
     pub timeout: Duration,
+    /// The deadline for a fresh engine process's first answers (see
+    /// [`default_startup_timeout`]).
+    pub startup_timeout: Duration,
     /// How long engines get to exit after `quit` before SIGKILL.
     pub grace: Duration,
     pub seed: u64,
@@ -135,6 +138,13 @@ pub fn default_timeout(movetime_ms: Option<u64>) -> Duration {
     }
 }
 
+/// The default start-up deadline: 10 s, or the move deadline if longer.
+/// Starting an interpreter on a loaded machine can take seconds; a run
+/// that allows long replies allows as long a start.
+pub fn default_startup_timeout(timeout: Duration) -> Duration {
+    timeout.max(Duration::from_secs(10))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,5 +166,8 @@ mod tests {
         assert_eq!(default_timeout(None), Duration::from_secs(10));
         assert_eq!(default_timeout(Some(100)), Duration::from_millis(1100));
         assert_eq!(default_timeout(Some(4000)), Duration::from_millis(6000));
+        let secs = Duration::from_secs;
+        assert_eq!(default_startup_timeout(secs(1)), secs(10));
+        assert_eq!(default_startup_timeout(secs(30)), secs(30));
     }
 }

@@ -180,18 +180,28 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
         let mut end = None;
         for (side, idx) in [(Player::X, job.x), (Player::O, job.o)] {
             if procs[idx].is_none() {
-                match shared.spawn(idx).and_then(|p| ready(p, config.timeout)) {
+                match shared
+                    .spawn(idx)
+                    .and_then(|p| ready(p, config.startup_timeout))
+                {
                     Ok(p) => procs[idx] = Some(p),
                     Err(ClientError::Cancelled) => break,
                     Err(e) => {
-                        let reason = match e {
-                            ClientError::Timeout => Reason::Timeout,
-                            _ => Reason::Crash,
+                        let (reason, what) = match e {
+                            ClientError::Timeout => (
+                                Reason::Timeout,
+                                format!(
+                                    "did not answer protocol_version within {} ms, the start-up \
+                                     deadline (--startup-timeout)",
+                                    config.startup_timeout.as_millis()
+                                ),
+                            ),
+                            e => (Reason::Crash, e.to_string()),
                         };
                         end = Some(GameEnd::forfeit(
                             side,
                             reason,
-                            format!("a fresh process, before its first game: {e}"),
+                            format!("a fresh process, before its first game: {what}"),
                         ));
                         break;
                     }
@@ -241,9 +251,10 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
     shutdown_all(procs.into_iter().flatten().collect(), config.grace);
 }
 
-/// Waits for a fresh process to answer `protocol_version` (within the
-/// timeout, as at the start-up check), so that starting the program — an
-/// interpreter loading, say — is not counted against its first move.
+/// Waits for a fresh process to answer `protocol_version` within the
+/// start-up deadline (as at the start-up check), so that starting the
+/// program — an interpreter loading, say — is not counted against its
+/// first move.
 fn ready(mut p: EngineProcess, timeout: Duration) -> Result<EngineProcess, ClientError> {
     p.request("protocol_version", timeout)?;
     Ok(p)
@@ -269,8 +280,9 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
         let mut p =
             EngineProcess::spawn(&spec.argv, StderrTo::Discard).map_err(|e| e.to_string())?;
         p.set_cancel(Arc::clone(cancel));
-        let deadline = Instant::now() + config.timeout;
-        let ms = config.timeout.as_millis();
+        // Starting is not moving: its own, more generous deadline.
+        let deadline = Instant::now() + config.startup_timeout;
+        let ms = config.startup_timeout.as_millis();
         let result = (|| {
             p.send(&format!(
                 "protocol_version\nname\nnewgame {} {} {} {}\n",
@@ -283,7 +295,10 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
             let mut name = None;
             for what in ["protocol_version", "name", "newgame"] {
                 let r = p.read_response(deadline).map_err(|e| match e {
-                    ClientError::Timeout => format!("did not answer {what} within {ms} ms"),
+                    ClientError::Timeout => format!(
+                        "did not answer {what} within {ms} ms, the start-up deadline \
+                         (--startup-timeout)"
+                    ),
                     ClientError::Closed => format!("exited before answering {what}"),
                     e => format!("{e} (waiting for {what})"),
                 })?;
