@@ -13,14 +13,18 @@ use std::process::ExitCode;
 const PROTOCOL_SUMMARY: &str = "\
 Protocol (GTP framing; one request per line, `[id] command [args]`):
   newgame [ROWS COLS K [free|exact]]   move R C   genmove   undo
-  show   status   legal   set NAME VALUE (bot, seed, movetime)
-  protocol_version   name   version   known_command X   list_commands   quit
+  show   status   legal   protocol_version   name   version
+  known_command X   list_commands   quit
+  set NAME VALUE: bot, seed, movetime (ms); depth (minimax: plies, 0 = no cap).
+    A bot option is kept for the session and applies to every bot that has
+    it, set before or after `set bot`; an option no bot has is refused.
 Replies: `=[id] result` or `?[id] message`, each ending with an empty line.
-Cells are `R C`, 1-based, row 1 at the top. Example: printf 'genmove\\nshow\\n' | kinrow";
+Cells are `R C`, 1-based, row 1 at the top.
+Example: printf 'genmove\\nshow\\n' | kinrow";
 
 /// A k-in-a-row engine that speaks a GTP-style line protocol on stdin/stdout.
 #[derive(Parser, Debug)]
-#[command(name = "kinrow", version, after_help = PROTOCOL_SUMMARY)]
+#[command(name = "kinrow", version, after_help = PROTOCOL_SUMMARY, max_term_width = 80)]
 struct Cli {
     /// The bot that answers genmove: random, blocking or minimax.
     #[arg(long, default_value = "minimax", value_parser = parse_bot)]

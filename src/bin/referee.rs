@@ -20,7 +20,7 @@ use std::time::Duration;
 /// that speaks the protocol) and reports who is stronger and by how much.
 /// Without engines: a round robin of random, blocking and minimax on 3x3.
 #[derive(Parser, Debug)]
-#[command(name = "referee", version)]
+#[command(name = "referee", version, max_term_width = 80)]
 struct Cli {
     /// An engine, [NAME=]COMMAND; COMMAND is split into words like a shell
     /// does (quotes allowed) and run directly. Repeatable.
