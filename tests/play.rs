@@ -472,6 +472,12 @@ fn bad_flags_are_refused_before_anything_starts() {
     let out = run(&["--k", "7"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("k 7: must be from 1 to 3"));
+    // With the usage of `kinrow play`, whose flag it is, not the engine's.
+    let out = run(&["--board", "3x3", "--k", "4"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("k 4: must be from 1 to 3"), "{err}");
+    assert!(err.contains("Usage: kinrow play [OPTIONS]"), "{err}");
 
     let out = run(&["--o", "stockfish"], "");
     assert_eq!(out.status.code(), Some(2));

@@ -75,18 +75,27 @@ fn main() -> ExitCode {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     // A bad flag combination is a usage error like any other: clap's
-    // message and exit status 2.
-    let checked = |shape: &ShapeArgs| match shape.geometry() {
+    // message, the usage of the command it was given to (`kinrow play`'s
+    // for play's flags), and exit status 2.
+    let checked = |shape: &ShapeArgs, subcommand: Option<&str>| match shape.geometry() {
         Ok(g) => g,
-        Err(e) => Cli::command()
-            .error(ErrorKind::ValueValidation, format!("--k: {e}"))
-            .exit(),
+        Err(e) => {
+            let mut command = Cli::command();
+            command.build();
+            let command = match subcommand.and_then(|s| command.find_subcommand_mut(s)) {
+                Some(sub) => sub,
+                None => &mut command,
+            };
+            command
+                .error(ErrorKind::ValueValidation, format!("--k: {e}"))
+                .exit()
+        }
     };
     if let Some(Command::Play(args)) = cli.command {
-        checked(&args.shape);
+        checked(&args.shape, Some("play"));
         return kinrow::play::run(args);
     }
-    let geometry = checked(&cli.shape);
+    let geometry = checked(&cli.shape, None);
     let config = EngineConfig {
         geometry,
         bot: cli.bot,
