@@ -264,7 +264,7 @@ fn bad_arguments_are_usage_errors() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no opening of 1 random plies"));
+    assert!(unwrapped(&out.stderr).contains("no opening of 1 random plies"));
 }
 
 #[test]

@@ -37,7 +37,7 @@ fn referee_capped(args: &[&str]) -> (Output, String) {
         start.elapsed() < Duration::from_secs(60),
         "{args:?} took long"
     );
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    let stderr = unwrapped(&output.stderr);
     (output, stderr)
 }
 

@@ -74,7 +74,7 @@ fn a_resumed_run_ends_as_the_uninterrupted_run() {
         "{}",
         resumed.stderr
     );
-    let timing = resumed.stdout.lines().nth(1).unwrap_or_default();
+    let timing = timing_line(&resumed.stdout);
     assert!(
         timing.starts_with("30 of 30 games: 11 resumed, 19 played in "),
         "{timing}"
@@ -124,7 +124,7 @@ fn assert_refused(records: &str, args: &[&str], expected: &str) {
         .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = unwrapped(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
     assert!(
         stderr.contains(expected),
@@ -289,7 +289,7 @@ fn resume_needs_its_records_file() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--games-out"));
+    assert!(unwrapped(&out.stderr).contains("--games-out"));
     // A records file that does not exist yet: the run starts from scratch.
     let scratch = Scratch::new("resume-fresh");
     let run = referee(

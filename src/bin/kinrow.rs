@@ -67,7 +67,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("kinrow: {e:#}");
+            eprintln!("{}", kinrow::cli::wrap_message(&format!("kinrow: {e:#}")));
             ExitCode::FAILURE
         }
     }

@@ -153,8 +153,13 @@ fn usage_error(msg: String) -> ! {
 /// A run that cannot start (exit status 1, as for the run's own start-up
 /// errors).
 fn cannot_start(msg: String) -> ! {
-    eprintln!("referee: {msg}");
+    say(&format!("referee: {msg}"));
     std::process::exit(1)
+}
+
+/// A message for people on stderr, within 80 columns.
+fn say(text: &str) {
+    eprintln!("{}", kinrow::cli::wrap_message(text));
 }
 
 fn config(cli: Cli) -> Config {
@@ -330,7 +335,7 @@ fn main() -> ExitCode {
             let _ =
                 std::io::Write::write_all(&mut std::io::stdout().lock(), outcome.report.as_bytes());
             for e in &outcome.write_errors {
-                eprintln!("referee: {e}");
+                say(&format!("referee: {e}"));
             }
             if outcome.interrupted {
                 let how = match &config.games_out {
@@ -340,10 +345,10 @@ fn main() -> ExitCode {
                     ),
                     None => "without --games-out records it can't be resumed (give --games-out FILE to make a run resumable)".into(),
                 };
-                eprintln!(
+                say(&format!(
                     "referee: interrupted after {} of {} games; {how}",
                     outcome.games, outcome.total
-                );
+                ));
             }
             if !outcome.write_errors.is_empty() {
                 ExitCode::FAILURE
@@ -361,7 +366,7 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!("referee: {e:#}");
+            say(&format!("referee: {e:#}"));
             ExitCode::FAILURE
         }
     }

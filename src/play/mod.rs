@@ -164,6 +164,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let watching_pause = if stdout.is_terminal() { 500 } else { 0 };
     let mut con = Console::new(stdin.lock(), stdout.lock(), Style::detect(), echo);
+    con.width = console::terminal_width();
 
     let setup = match flagged {
         Some(setup) => setup,

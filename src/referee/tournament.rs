@@ -57,6 +57,11 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// A note for people on stderr, within 80 columns.
+fn say(text: &str) {
+    eprintln!("{}", crate::cli::wrap_message(text));
+}
+
 /// One game of the schedule.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Job {
@@ -426,6 +431,7 @@ impl Progress {
         } else {
             0.0
         };
+        let rate_text = report::rate_text(played, secs);
         let left = total.saturating_sub(done as usize) as f64;
         let eta = if rate > 0.0 { left / rate } else { 0.0 };
         let wdl = if let [t] = tallies {
@@ -435,7 +441,7 @@ impl Progress {
             format!("decisive {} drawn {draws}", done - draws)
         };
         eprint!(
-            "\r\x1b[K{done}/{total} games  {wdl}  {rate:.0} games/s  ETA {}:{:02}",
+            "\r\x1b[K{done}/{total} games  {wdl}  {rate_text}  ETA {}:{:02}",
             (eta as u64) / 60,
             (eta as u64) % 60
         );
@@ -492,10 +498,10 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     };
     if let (Some(path), None) = (&config.games_out, &config.resume) {
         if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
-            eprintln!(
+            say(&format!(
                 "referee: {} already holds records; appending (to continue that run instead, use --resume)",
                 path.display()
-            );
+            ));
         }
     }
     // Opened for appending: after `tidy` cuts an unfinished line off, the
@@ -527,10 +533,10 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         let past_games = resume::check(past, config, &schedule, &openings, &engines)?;
         past.tidy()?;
         if let Some((line, bytes)) = past.unfinished {
-            eprintln!(
+            say(&format!(
                 "referee: {}: ignored the unfinished last line {line} ({bytes} bytes, cut off when the run stopped) and removed it",
                 past.path.display()
-            );
+            ));
         }
         for g in &past_games {
             let a_side = if g.job.a_is_x { Player::X } else { Player::O };
@@ -548,7 +554,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         .sprt
         .is_some_and(|test| sprt_status(test, &tallies[0]).decision != SprtDecision::Continue);
     if let Some(past) = &config.resume {
-        eprintln!(
+        say(&format!(
             "referee: resuming from {}: {resumed} of {} games already played, {}",
             past.path.display(),
             schedule.total,
@@ -557,7 +563,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
             } else {
                 format!("{} to play", todo.len())
             }
-        );
+        ));
     }
     let shared = Shared {
         config,
@@ -636,7 +642,9 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                     // and again at the end; later failures are counted.
                     if write_errors.is_empty() {
                         progress.clear();
-                        eprintln!("referee: cannot write a record to --games-out: {e:#}");
+                        say(&format!(
+                            "referee: cannot write a record to --games-out: {e:#}"
+                        ));
                     }
                     write_errors.push(format!("game {}: {e:#}", job.game));
                 }
