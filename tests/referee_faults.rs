@@ -198,10 +198,43 @@ fn start_up_has_its_own_deadline() {
 }
 
 #[test]
+fn answers_a_genmove_twice() {
+    // The detail names what happened (it read "genmove reply ''": the
+    // second reply took the place of the next one, and so on), whether the
+    // second reply came with the first or just before the next request's.
+    for fixture_name in ["double_reply", "late_double_reply"] {
+        let scratch = Scratch::new(fixture_name);
+        let run = match_against(&scratch, fixture_name, &[]);
+        assert_all_faults(&run, "malformed");
+        for g in &run.games {
+            let detail = g["detail"].as_str().unwrap();
+            assert!(
+                detail.starts_with("answered genmove twice: a second reply '"),
+                "{fixture_name}: {g}"
+            );
+        }
+        assert_no_leftovers(&scratch);
+    }
+}
+
+#[test]
 fn refuses_genmove() {
     let scratch = Scratch::new("refuse");
-    let run = match_against(&scratch, "refuse_genmove", &[]);
+    let log_dir = scratch.path("logs").display().to_string();
+    let run = match_against(&scratch, "refuse_genmove", &["--log-dir", &log_dir]);
     assert_all_faults(&run, "refused");
+    // Its reason, 210 characters, is kept whole in the records and in
+    // referee.log (it was cut at 24).
+    let log = std::fs::read_to_string(scratch.path("logs/referee.log")).unwrap();
+    for g in &run.games {
+        let detail = g["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with("genmove refused: game over: I don't want to: brain error:")
+                && detail.ends_with("and then closed its output"),
+            "{detail}"
+        );
+        assert!(log.contains(&format!("bad refused: {detail}")), "{log}");
+    }
     assert_no_leftovers(&scratch);
 }
 

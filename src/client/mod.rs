@@ -268,10 +268,7 @@ impl EngineProcess {
             match inbox.next_event() {
                 Some(Event::Response(r)) => return Ok(r),
                 Some(Event::Skipped(line)) => {
-                    self.skipped_total += 1;
-                    if self.skipped.len() < MAX_SKIPPED_KEPT {
-                        self.skipped.push(line);
-                    }
+                    note_skipped(&mut self.skipped, &mut self.skipped_total, line);
                     continue;
                 }
                 None if inbox.eof => return Err(ClientError::Closed),
@@ -317,6 +314,22 @@ impl EngineProcess {
                     }
                 }
                 inbox.eof = true;
+            }
+        }
+    }
+
+    /// A whole response already read from the engine but not asked for
+    /// (all requests answered, a reply more): looked for in what was read
+    /// before, without a system call, so a caller can check for it before
+    /// each request at no cost. Lines skipped on the way count as skipped.
+    pub fn unasked_reply(&mut self) -> Option<Response> {
+        let inbox = self.stdout.as_mut()?;
+        loop {
+            match inbox.next_event()? {
+                Event::Response(r) => return Some(r),
+                Event::Skipped(line) => {
+                    note_skipped(&mut self.skipped, &mut self.skipped_total, line)
+                }
             }
         }
     }
@@ -450,6 +463,14 @@ impl fmt::Debug for EngineProcess {
             .field("pid", &self.child.id())
             .field("status", &self.status)
             .finish()
+    }
+}
+
+/// Counts a skipped stdout line, keeping the first [`MAX_SKIPPED_KEPT`].
+fn note_skipped(kept: &mut Vec<String>, total: &mut u64, line: String) {
+    *total += 1;
+    if kept.len() < MAX_SKIPPED_KEPT {
+        kept.push(line);
     }
 }
 

@@ -71,6 +71,29 @@ impl FromStr for EngineSpec {
 /// characters: a whole reason (an engine's message, its reply), bounded.
 pub const MAX_DETAIL: usize = 300;
 
+/// Text from an engine (a reply, a message) as it goes into a fault's
+/// detail: whole up to [`MAX_DETAIL`] characters (then cut, with `...`),
+/// control characters spelt out so that a detail stays one line of
+/// `referee.log`.
+pub fn detail_text(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(MAX_DETAIL)
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect();
+    if text.chars().count() > MAX_DETAIL {
+        out.push_str("...");
+    }
+    out
+}
+
 /// A checked configuration for a run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -159,6 +182,15 @@ mod tests {
         assert_eq!(s.argv, ["python3", "bot.py", "--level=3"]);
         assert!("x=".parse::<EngineSpec>().is_err());
         assert!("'unclosed".parse::<EngineSpec>().is_err());
+    }
+
+    #[test]
+    fn details_are_whole_up_to_their_bound_and_one_line() {
+        let reason = "brain error: the brain answered TURN 7,7 with 'ERROR out of memory'";
+        assert_eq!(detail_text(reason), reason);
+        let long = "x".repeat(MAX_DETAIL + 50);
+        assert_eq!(detail_text(&long), format!("{}...", "x".repeat(MAX_DETAIL)));
+        assert_eq!(detail_text("a\nb\tc\u{1b}[2J"), "a\\nb\\tc\\u{1b}[2J");
     }
 
     #[test]

@@ -311,7 +311,7 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
                     "protocol_version" if !r.success => {
                         return Err(format!(
                             "refused protocol_version: {}",
-                            crate::rules::clip(&r.text)
+                            super::detail_text(&r.text)
                         ))
                     }
                     "name" if r.success => name = Some(r.text.clone()),
@@ -322,7 +322,7 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
                             g.cols(),
                             g.k(),
                             g.rule(),
-                            crate::rules::clip(&r.text)
+                            super::detail_text(&r.text)
                         ))
                     }
                     _ => {}
@@ -338,7 +338,7 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
             } else {
                 format!(
                     "{e}; its stderr ends: {}",
-                    crate::rules::clip(tail.lines().last().unwrap_or(""))
+                    super::detail_text(tail.lines().last().unwrap_or(""))
                 )
             }
         });
@@ -664,7 +664,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                             log,
                             "game {}: {who} wrote {count} stdout lines outside responses (skipped), first: {:?}",
                             job.game,
-                            lines.first().map(|l| crate::rules::clip(l))
+                            lines.first().map(|l| super::detail_text(l))
                         );
                     }
                 }
