@@ -798,7 +798,23 @@ mod tests {
             .unwrap();
         let helper: libc::pid_t = reply.text.trim().parse().unwrap();
         let stat = || std::fs::read_to_string(format!("/proc/{helper}/stat"));
-        assert!(stat().is_ok(), "the helper runs");
+        // Wait until it has left the group (`setsid` has run): until then
+        // the group's kill would take it too.
+        let own_group = || {
+            stat().is_ok_and(|s| {
+                let fields: Vec<&str> = s.rsplit(')').next().unwrap_or("").split(' ').collect();
+                fields.get(3) == Some(&helper.to_string().as_str())
+            })
+        };
+        let until = Instant::now() + Duration::from_secs(5);
+        while !own_group() && Instant::now() < until {
+            thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            own_group(),
+            "the helper runs in a group of its own: {:?}",
+            stat()
+        );
         e.kill();
         // Killed and reaped: gone from /proc (not even a zombie).
         let until = Instant::now() + Duration::from_secs(5);
