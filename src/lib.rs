@@ -7,6 +7,7 @@
 //! - [`dialects`]: the engine in the Gomocup brain protocol and in GTP with
 //!   GoGui's rules commands.
 //! - [`client`]: one engine process driven over its pipes, with deadlines.
+//! - [`records`]: SGF and Piskvork `.psq` game records.
 //! - [`referee`]: tournaments between engine processes, with statistics.
 
 pub mod bots;
@@ -15,5 +16,6 @@ pub mod client;
 pub mod dialects;
 pub mod play;
 pub mod protocol;
+pub mod records;
 pub mod referee;
 pub mod rules;

@@ -59,6 +59,27 @@ enum Protocol {
 enum Command {
     /// Play in the terminal: people against people, bots or any engine.
     Play(PlayArgs),
+    /// Turn a referee's --games-out records (JSON lines) into SGF or
+    /// Piskvork .psq files, one per game.
+    Convert(ConvertArgs),
+}
+
+/// Options of `kinrow convert`.
+#[derive(clap::Args, Debug)]
+struct ConvertArgs {
+    /// The --games-out file of a referee run.
+    #[arg(value_name = "GAMES.jsonl")]
+    games: std::path::PathBuf,
+    /// The record format: sgf or psq.
+    #[arg(long, value_name = "FORMAT", default_value = "sgf")]
+    to: kinrow::records::Format,
+    /// The directory for the files (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: std::path::PathBuf,
+    /// The board of records written before they carried it (--board, --k,
+    /// --rule as the run had them).
+    #[command(flatten)]
+    shape: ShapeArgs,
 }
 
 fn parse_bot(s: &str) -> Result<BotKind, String> {
@@ -103,9 +124,22 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             .error(ErrorKind::ValueValidation, format!("--k: {e}"))
             .exit(),
     };
-    if let Some(Command::Play(args)) = cli.command {
-        checked(&args.shape);
-        return kinrow::play::run(args);
+    match cli.command {
+        Some(Command::Play(args)) => {
+            checked(&args.shape);
+            return kinrow::play::run(args);
+        }
+        Some(Command::Convert(args)) => {
+            let fallback = args.shape.any_given().then(|| checked(&args.shape));
+            let n = kinrow::records::convert_games(&args.games, args.to, &args.out, fallback)?;
+            eprintln!(
+                "kinrow convert: wrote {n} {} files to {}",
+                args.to.extension(),
+                args.out.display()
+            );
+            return Ok(());
+        }
+        None => {}
     }
     let seed = cli.seed.unwrap_or_else(rand::random);
     let movetime = cli.movetime.map(std::time::Duration::from_millis);

@@ -8,6 +8,7 @@ use super::interrupt;
 use super::score::Tally;
 use super::setup::{SeatSpec, Setup};
 use crate::client::{join_words, ClientError, EngineProcess, StderrTo};
+use crate::records::{Ending, Format, RecordedGame};
 use crate::rules::{Outcome, Player};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -65,11 +66,15 @@ pub fn run<R: BufRead, W: Write>(
         } else {
             [&mut second.player, &mut first.player]
         };
-        let end = play_game(con, seats, setup.geometry, options.pace)?;
+        let mut board = crate::rules::Board::new(setup.geometry);
+        let end = play_game(con, seats, &mut board, options.pace)?;
         let entrant_of = |side: Player| match side {
             Player::X => x_entrant,
             Player::O => 1 - x_entrant,
         };
+        let names =
+            [Player::X, Player::O].map(|side| entrants[entrant_of(side)].player.name.clone());
+        let record = saved_game(&board, &end, names);
         let style = con.style;
         let label = |entrants: &[Entrant; 2], side: Player| {
             let p = &entrants[entrant_of(side)].player;
@@ -106,7 +111,7 @@ pub fn run<R: BufRead, W: Write>(
             }
         }
         con.say(format!("Score: {tally}"))?;
-        match ask_again(con)? {
+        match ask_again(con, &record)? {
             Again::Same => {}
             Again::Swap => x_entrant = 1 - x_entrant,
             Again::Stop => break Ok(()),
@@ -132,9 +137,13 @@ enum Again {
     Stop,
 }
 
-fn ask_again<R: BufRead, W: Write>(con: &mut Console<R, W>) -> std::io::Result<Again> {
+fn ask_again<R: BufRead, W: Write>(
+    con: &mut Console<R, W>,
+    game: &RecordedGame,
+) -> std::io::Result<Again> {
     loop {
-        let Some(answer) = con.ask("Play again? y = yes, s = yes with sides swapped, n = no:")?
+        let Some(answer) = con
+            .ask("Play again? y = yes, s = yes with sides swapped, n = no, w = save this game:")?
         else {
             return Ok(Again::Stop);
         };
@@ -142,8 +151,47 @@ fn ask_again<R: BufRead, W: Write>(con: &mut Console<R, W>) -> std::io::Result<A
             "y" | "yes" => return Ok(Again::Same),
             "s" | "swap" => return Ok(Again::Swap),
             "n" | "no" | "q" | "quit" => return Ok(Again::Stop),
-            _ => con.say("Please answer y, s or n.")?,
+            "w" | "save" => save(con, game)?,
+            _ => con.say("Please answer y, s, n or w.")?,
         }
+    }
+}
+
+/// The game just played, as a record to save.
+fn saved_game(board: &crate::rules::Board, end: &GameEnd, [x, o]: [String; 2]) -> RecordedGame {
+    RecordedGame {
+        geometry: board.geometry(),
+        x,
+        o,
+        moves: board.moves().collect(),
+        opening: 0,
+        ending: match end {
+            GameEnd::Over(Outcome::Win { winner, .. }) => Ending::Win(*winner),
+            GameEnd::Over(Outcome::Draw) => Ending::Draw,
+            _ => Ending::Unfinished,
+        },
+        title: Some("kinrow play".into()),
+    }
+}
+
+/// Asks for a file name and writes the game there, as SGF or `.psq` by its
+/// extension; an existing file is not overwritten.
+fn save<R: BufRead, W: Write>(con: &mut Console<R, W>, game: &RecordedGame) -> std::io::Result<()> {
+    let Some(name) = con.ask("Save as (a file name ending in .sgf or .psq):")? else {
+        return Ok(());
+    };
+    let path = PathBuf::from(name.trim());
+    let Some(format) = Format::of_path(&path) else {
+        return con.say("Not saved: the name must end in .sgf or .psq.");
+    };
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(format.write(game).as_bytes()));
+    match written {
+        Ok(()) => con.say(format!("Saved to {}.", path.display())),
+        Err(e) => con.say(format!("Not saved: {}: {e}.", path.display())),
     }
 }
 
