@@ -7,7 +7,9 @@ use super::game::{play_game, GameEnd, Participant};
 use super::interrupt;
 use super::score::Tally;
 use super::setup::{SeatSpec, Setup};
-use crate::client::{join_words, ClientError, EngineProcess, StderrTo};
+use crate::client::{
+    join_words, ClientError, Dialect, EngineCommand, EngineLink, GomocupOptions, StderrTo,
+};
 use crate::records::{Ending, Format, RecordedGame};
 use crate::rules::{Outcome, Player};
 use std::io::{BufRead, Write};
@@ -56,7 +58,7 @@ pub fn run<R: BufRead, W: Write>(
     // Which entrant plays X this game.
     let mut x_entrant = 0;
     let result = loop {
-        if let Err(e) = restart_failed(&mut entrants, options) {
+        if let Err(e) = restart_failed(&mut entrants, options, setup.geometry) {
             con.say(format!("{e:#}"))?;
             break Ok(());
         }
@@ -205,7 +207,7 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
             SeatSpec::Human if humans == 2 => format!("player {}", side.index() + 1),
             SeatSpec::Human => "you".to_string(),
             SeatSpec::Bot(bot) => bot.to_string(),
-            SeatSpec::Engine(argv) => program_name(argv),
+            SeatSpec::Engine(command) => program_name(&command.argv),
         };
         Entrant {
             spec,
@@ -215,8 +217,9 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
     });
     for entrant in &mut entrants {
         if !entrant.spec.is_human() {
-            let mut engine = start(entrant, options)?;
-            if let SeatSpec::Engine(argv) = &entrant.spec {
+            let mut engine = start(entrant, options, setup.geometry)?;
+            if let SeatSpec::Engine(command) = &entrant.spec {
+                let argv = &command.argv;
                 // The first exchange also shows whether the program speaks
                 // at all: one that doesn't is a setup error, said at once.
                 match engine.name() {
@@ -237,10 +240,14 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
 }
 
 /// Starts engines that failed in the last game again.
-fn restart_failed(entrants: &mut [Entrant; 2], options: &Options) -> anyhow::Result<()> {
+fn restart_failed(
+    entrants: &mut [Entrant; 2],
+    options: &Options,
+    geometry: crate::rules::Geometry,
+) -> anyhow::Result<()> {
     for entrant in entrants.iter_mut() {
         if !entrant.spec.is_human() && entrant.player.engine.is_none() {
-            let engine = start(entrant, options)?;
+            let engine = start(entrant, options, geometry)?;
             entrant.player.engine = Some(engine);
         }
     }
@@ -248,8 +255,12 @@ fn restart_failed(entrants: &mut [Entrant; 2], options: &Options) -> anyhow::Res
 }
 
 /// Starts the engine of one entrant.
-fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
-    let argv = match &entrant.spec {
+fn start(
+    entrant: &Entrant,
+    options: &Options,
+    geometry: crate::rules::Geometry,
+) -> anyhow::Result<EngineSeat> {
+    let command = match &entrant.spec {
         SeatSpec::Human => anyhow::bail!("a person has no engine"),
         SeatSpec::Bot(bot) => {
             let mut argv = vec![
@@ -262,18 +273,29 @@ fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
             if let Some(ms) = options.movetime {
                 argv.extend(["--movetime".to_string(), ms.to_string()]);
             }
-            argv
+            EngineCommand {
+                argv,
+                dialect: Dialect::Kinrow,
+            }
         }
-        SeatSpec::Engine(argv) => argv.clone(),
+        SeatSpec::Engine(command) => command.clone(),
     };
+    let argv = &command.argv;
     interrupt::install();
-    let process = match EngineProcess::spawn(&argv, StderrTo::Discard) {
+    let brain = GomocupOptions {
+        board: geometry,
+        timeout_turn: options
+            .movetime
+            .map_or(crate::bots::DEFAULT_MOVETIME, Duration::from_millis),
+        ..GomocupOptions::default()
+    };
+    let process = match EngineLink::spawn(&command, StderrTo::Discard, brain) {
         Ok(process) => process,
         // The client's own wording already begins "cannot start".
         Err(ClientError::Spawn(e)) => {
-            anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv))
+            anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(argv))
         }
-        Err(e) => anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv)),
+        Err(e) => anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(argv)),
     };
     // The wait covers the thinking time asked for, on top of the timeout.
     let timeout = options.timeout + Duration::from_millis(options.movetime.unwrap_or(0));
