@@ -9,8 +9,8 @@ mod referee_common;
 
 use assert_cmd::Command;
 use kinrow::records::{sgf, Ending};
-use kinrow::rules::{Cell, Player};
-use referee_common::{assert_no_leftovers, referee, Scratch};
+use kinrow::rules::Player;
+use referee_common::{assert_no_leftovers, record_moves, referee, Scratch};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
@@ -33,18 +33,6 @@ fn pbrain_kinrow(scratch: &Scratch) -> PathBuf {
     link
 }
 
-/// The moves of a JSON game record, the opening first.
-fn json_moves(game: &Value) -> Vec<Cell> {
-    ["opening", "moves"]
-        .iter()
-        .flat_map(|k| game[k].as_array().unwrap().iter())
-        .map(|m| {
-            Cell::from_one_based(m[0].as_u64().unwrap() as u32, m[1].as_u64().unwrap() as u32)
-                .unwrap()
-        })
-        .collect()
-}
-
 /// Every game's SGF file in `dir` replays to the game's moves and result.
 fn check_sgf(games: &[Value], dir: &Path) {
     assert!(!games.is_empty());
@@ -57,7 +45,7 @@ fn check_sgf(games: &[Value], dir: &Path) {
         let text = std::fs::read_to_string(dir.join(format!("{stem}.sgf"))).unwrap();
         sgf::parse(&text).unwrap_or_else(|e| panic!("{stem}: {e}"));
         let back = sgf::read(&text).unwrap();
-        assert_eq!(back.moves, json_moves(game), "{stem}");
+        assert_eq!(back.moves, record_moves(game), "{stem}");
         let board = back.replay().unwrap();
         match game["reason"].as_str().unwrap() {
             "win" => {

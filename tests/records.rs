@@ -8,24 +8,12 @@ mod referee_common;
 use assert_cmd::Command;
 use kinrow::records::{psq, sgf, Ending, RecordedGame};
 use kinrow::rules::{Cell, Player, Rule};
-use referee_common::{referee, Scratch};
+use referee_common::{record_moves, referee, Scratch};
 use serde_json::Value;
 use std::path::Path;
 
 fn kinrow() -> Command {
     Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
-}
-
-/// The moves of a JSON game record, the opening first.
-fn json_moves(game: &Value) -> Vec<Cell> {
-    ["opening", "moves"]
-        .iter()
-        .flat_map(|k| game[k].as_array().unwrap().iter())
-        .map(|m| {
-            Cell::from_one_based(m[0].as_u64().unwrap() as u32, m[1].as_u64().unwrap() as u32)
-                .unwrap()
-        })
-        .collect()
 }
 
 /// Checks the games of a run's records against the files in `dir`.
@@ -34,7 +22,7 @@ pub fn check_records_against(games: &[Value], dir: &Path, rule: Rule, k: u32) {
         let index = game["game"].as_u64().unwrap() as usize;
         let (x, o) = (game["x"].as_str().unwrap(), game["o"].as_str().unwrap());
         let stem = RecordedGame::file_stem(index, x, o);
-        let want = json_moves(game);
+        let want = record_moves(game);
         let sgf_text = std::fs::read_to_string(dir.join(format!("{stem}.sgf"))).unwrap();
         sgf::parse(&sgf_text).unwrap_or_else(|e| panic!("{stem}: {e}\n{sgf_text}"));
         let from_sgf = sgf::read(&sgf_text).unwrap();
