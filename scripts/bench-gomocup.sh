@@ -7,7 +7,9 @@
 #            empty cell), driven natively by the referee
 #   kinrow   two `kinrow --bot random` engines (kinrow's protocol)
 #   bridge   the same trivial brains, each behind bots/gomocup.py
-# Prints microseconds per ply (wall time of the run over all plies played).
+# Prints microseconds per ply (wall time of the run over all plies played),
+# the best of three runs each (machines here are shared: the best is the one
+# least disturbed).
 # For comparison: c-gomoku-cli, a Gomocup manager in C, was measured at about
 # 17 us per ply with two trivial brains, pinned (../shared/DESIGN.md §6).
 #
@@ -24,8 +26,13 @@ if command -v taskset >/dev/null; then pin=(taskset -c 0); else echo "taskset no
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-# One measurement: prints "us_per_ply plies games".
+# The best of three measurements.
 measure() {
+    for _ in 1 2 3; do measure_once "$@"; done | sort -g | head -1
+}
+
+# One measurement: prints "us_per_ply plies games faults".
+measure_once() {
     local n=$1; shift
     rm -f "$tmp/games.jsonl" "$tmp/summary.json"
     "${pin[@]}" "$referee" "$@" --board 15x15 --k 5 --games "$n" --concurrency 1 --seed 1 \

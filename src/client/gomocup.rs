@@ -31,6 +31,9 @@ use std::time::{Duration, Instant};
 /// The default write gap.
 pub const DEFAULT_WRITE_GAP: Duration = Duration::from_millis(5);
 
+/// Shorter write-gap waits are skipped (see `write`).
+const MIN_WAIT: Duration = Duration::from_micros(200);
+
 /// `MESSAGE`/`DEBUG` lines kept between two calls of `take_messages`.
 const MESSAGES_KEPT: usize = 16;
 
@@ -82,9 +85,11 @@ pub struct GomocupLink {
     started: Option<(usize, usize)>,
     /// The game as the caller plays it.
     board: Board,
-    /// The moves the brain has seen in this game; `None` when unknown (it
-    /// then gets the position with `RESTART` and `BOARD`).
-    known: Option<Vec<Cell>>,
+    /// How many of the game's moves the brain has seen (always the first
+    /// ones: the moves only grow between its answers); `None` when unknown,
+    /// after an `undo` or a failed exchange (it then gets the position with
+    /// `RESTART` and `BOARD`).
+    known: Option<usize>,
     /// The game's `INFO` lines are still to be sent.
     infos_due: bool,
     timeout_turn: Duration,
@@ -256,7 +261,9 @@ impl GomocupLink {
             let wait = gap
                 .saturating_sub(at.elapsed())
                 .min(deadline.saturating_duration_since(Instant::now()));
-            if !wait.is_zero() {
+            // A sleep this short costs more than it waits (timer slack), and
+            // a brain that answered this fast is not busy after answering.
+            if wait >= MIN_WAIT {
                 std::thread::sleep(wait);
                 self.waited += wait;
             }
@@ -311,7 +318,7 @@ impl GomocupLink {
         match self.read_answer(process, deadline, false)? {
             Reply::Ok => {
                 self.started = Some((rows, cols));
-                self.known = Some(Vec::new());
+                self.known = Some(0);
                 Ok(Ok(String::new()))
             }
             other => {
@@ -350,12 +357,12 @@ impl GomocupLink {
         deadline: Instant,
     ) -> Answer {
         if self.started == Some((rows, cols)) {
-            if self.known.as_ref().is_some_and(Vec::is_empty) {
+            if self.known == Some(0) {
                 return Ok(Ok(String::new()));
             }
             self.write(process, "RESTART\n", deadline)?;
             if self.read_answer(process, deadline, false)? == Reply::Ok {
-                self.known = Some(Vec::new());
+                self.known = Some(0);
                 return Ok(Ok(String::new()));
             }
         }
@@ -413,12 +420,9 @@ impl GomocupLink {
             return Ok(Err(format!("game over: the game is over ({outcome})")));
         }
         let g = self.board.geometry();
-        let moves: Vec<Cell> = self.board.moves().collect();
-        let follows = match &self.known {
-            Some(k) => k.len() + 1 == moves.len() && moves.starts_with(k),
-            None => false,
-        };
-        let fresh = self.known.as_ref().is_some_and(Vec::is_empty);
+        let ply = self.board.ply();
+        let follows = self.known.is_some_and(|k| k + 1 == ply);
+        let fresh = self.known == Some(0);
         if !follows && !fresh {
             if let Err(why) = self.clear_brain(process, g.rows(), g.cols(), deadline)? {
                 return Ok(Err(format!("brain error: {why}")));
@@ -437,18 +441,15 @@ impl GomocupLink {
         if let Some(left) = self.time_left.take() {
             let _ = writeln!(text, "INFO time_left {left}");
         }
-        let request = if follows {
-            let last = moves.last().copied().expect("a move follows");
-            format!("TURN {}", Point::of(last))
-        } else if moves.is_empty() {
-            "BEGIN".to_string()
-        } else {
-            "BOARD".to_string()
+        let request = match self.board.last_move() {
+            Some(last) if follows => format!("TURN {}", Point::of(last)),
+            None => "BEGIN".to_string(),
+            Some(_) => "BOARD".to_string(),
         };
         let _ = writeln!(text, "{request}");
         if request == "BOARD" {
-            let mover = moves.len() % 2;
-            for (i, &cell) in moves.iter().enumerate() {
+            let mover = ply % 2;
+            for (i, cell) in self.board.moves().enumerate() {
                 let field = if i % 2 == mover { 1 } else { 2 };
                 let _ = writeln!(text, "{},{field}", Point::of(cell));
             }
@@ -469,7 +470,7 @@ impl GomocupLink {
                 let cell = p.cell(g);
                 if let Some(c) = cell.filter(|&c| self.board.stone_at(c).is_none()) {
                     let _ = self.board.try_play(c);
-                    self.known = Some(self.board.moves().collect());
+                    self.known = Some(self.board.ply());
                 }
                 // 1-based row and column; off the board stays off it.
                 Ok(format!("{} {}", u64::from(p.y) + 1, u64::from(p.x) + 1))
