@@ -40,7 +40,8 @@ pub struct Engine {
     seed: u64,
     movetime: Duration,
     /// `set timeleft`: what is left on this side's game clock (until the
-    /// next `newgame`); moves then get a share of it.
+    /// next `newgame`), counted down by each move's time until told again;
+    /// moves then get a share of it.
     time_left: Option<Duration>,
 }
 
@@ -183,6 +184,10 @@ impl Engine {
         }
         let limits = Limits::starting_now(move_time(self.movetime, self.time_left, &self.board));
         let cell = self.bot.choose(&self.board, limits);
+        // Until told again, the clock counts down by the time this move took.
+        self.time_left = self
+            .time_left
+            .map(|left| left.saturating_sub(limits.start.elapsed()));
         match self.board.try_play(cell) {
             Ok(_) => Ok(cell.to_string()),
             // A bot bug must not take the engine down: report it and play on.
