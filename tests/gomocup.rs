@@ -279,6 +279,10 @@ fn whole_games_against_kinrow_through_the_referee() {
                 "4",
                 "--movetime",
                 "200",
+                // Two Python processes a move: a loaded machine needs more
+                // than the default deadline of movetime + 1 s.
+                "--timeout",
+                "10000",
                 "--seed",
                 "11",
             ],
