@@ -109,6 +109,33 @@ fn two_pbrain_kinrow_brains_under_the_referee() {
 }
 
 #[test]
+fn a_run_with_a_brain_resumes() {
+    // Two games of four, then --resume plays the other two.
+    let scratch = Scratch::new("gomocup-resume");
+    let engine = brain("gomo", "--seed 1");
+    let args = |games: &'static str| {
+        vec![
+            "--engine", &engine, "--bots", "random", "--board", "10x10", "--seed", "12", "--games",
+            games,
+        ]
+    };
+    let run = referee(&scratch, &args("2"));
+    clean(&run);
+    let mut again = args("4");
+    again.push("--resume");
+    let run = referee(&scratch, &again);
+    clean(&run);
+    assert!(
+        run.stderr
+            .contains("2 of 4 games already played, 2 to play"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.games.len(), 4);
+    assert_eq!(run.summary.unwrap()["pairings"][0]["games"], 4);
+}
+
+#[test]
 fn a_kinrow_bot_against_a_brain_that_talks_first() {
     let scratch = Scratch::new("gomocup-vs-bot");
     let sgf_dir = scratch.path("sgf");
