@@ -365,3 +365,25 @@ fn kinrow_play_against_a_brain() {
         "{text}"
     );
 }
+
+#[test]
+fn a_brain_is_refused_before_any_game_on_a_k_other_than_five() {
+    let scratch = Scratch::new("gomocup-k4");
+    let engine = brain("gomo", "");
+    let run = referee(
+        &scratch,
+        &[
+            "--engine", &engine, "--bots", "random", "--board", "15x15", "--k", "4",
+        ],
+    );
+    assert_eq!(run.output.status.code(), Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("engine 'gomo' (gomocup:python3 ")
+            && run
+                .stderr
+                .contains("Gomocup brains play five in a row, not 4"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.games.is_empty());
+}
