@@ -381,7 +381,7 @@ fn a_brain_is_refused_before_any_game_on_a_k_other_than_five() {
         run.stderr.contains("engine 'gomo' (gomocup:python3 ")
             && run
                 .stderr
-                .contains("Gomocup brains play five in a row, not 4"),
+                .contains("refused the board (15x15 k4 free): unacceptable size: Gomoc"),
         "{}",
         run.stderr
     );
