@@ -103,6 +103,7 @@ fn two_outputs_that_are_one_file_are_refused_before_any_game() {
     let logs = path("logs");
     let in_logs = |name: &str| format!("{logs}/{name}");
     let (log, stderr_log) = (in_logs("referee.log"), in_logs("blocking.0.stderr.log"));
+    let sgf = in_logs("0-random-vs-blocking.sgf");
     let cases: Vec<(Vec<&str>, String)> = vec![
         // The case: the summary would overwrite every record.
         (
@@ -132,6 +133,10 @@ fn two_outputs_that_are_one_file_are_refused_before_any_game() {
         (
             vec!["--games-out", &stderr_log, "--log-dir", &logs],
             format!("--games-out {stderr_log} is a file the referee writes in --log-dir {logs}"),
+        ),
+        (
+            vec!["--json", &sgf, "--sgf-dir", &logs],
+            format!("--json {sgf} is a file the referee writes in --sgf-dir {logs}"),
         ),
     ];
     for (args, expected) in &cases {
@@ -174,6 +179,10 @@ fn directories_and_files_given_for_each_other_are_named() {
         (
             vec!["--log-dir", &below],
             format!("--log-dir {below}: {file} is a file, not a directory"),
+        ),
+        (
+            vec!["--sgf-dir", &file],
+            format!("--sgf-dir {file} is a file, not a directory"),
         ),
     ] {
         assert_refused(&args, &expected);

@@ -54,7 +54,7 @@ fn rounds_take_the_lines_in_order_and_cycle() {
     );
     assert!(run.output.status.success(), "{}", run.stderr);
     assert!(
-        run.stdout.contains("3 openings from "),
+        run.stdout.contains("3 openings from"),
         "{}",
         run.stdout.lines().next().unwrap_or_default()
     );

@@ -6,7 +6,7 @@ use super::engine::{EngineFault, EngineSeat};
 use super::input::{parse_entry, takes_cell_numbers, Entry};
 use super::render::{cell_number_guide, paint, render};
 use super::setup::Describe;
-use crate::rules::{Board, Geometry, Outcome, Player};
+use crate::rules::{Board, Outcome, Player};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
@@ -46,14 +46,16 @@ pub fn side_label(seats: &Seats, side: Player, style: super::render::Style) -> S
 }
 
 /// Plays one game to its end. `pace` is a pause after each engine move when
-/// no person plays (so that people can watch).
+/// no person plays (so that people can watch). `board` starts empty and is
+/// left with the game as it ended (for saving it).
 pub fn play_game<R: BufRead, W: Write>(
     con: &mut Console<R, W>,
     mut seats: Seats,
-    geometry: Geometry,
+    board: &mut Board,
     pace: Duration,
 ) -> io::Result<GameEnd> {
-    let mut board = Board::new(geometry);
+    let geometry = board.geometry();
+    *board = Board::new(geometry);
     let style = con.style;
     let anyone_human = seats.iter().any(|s| s.is_human());
 
@@ -74,11 +76,11 @@ pub fn play_game<R: BufRead, W: Write>(
     // engine's reply — goes after the board, just above the prompt: on a
     // board taller than the window it would scroll away above it.
     let mut notices: Vec<String> = Vec::new();
-    if let Some(warning) = too_wide(&board, con.width) {
+    if let Some(warning) = too_wide(board, con.width) {
         notices.push(warning);
     }
     if anyone_human {
-        notices.push(move_help(&board));
+        notices.push(move_help(board));
     } else {
         for notice in notices.drain(..) {
             con.say(notice)?;
@@ -87,7 +89,7 @@ pub fn play_game<R: BufRead, W: Write>(
 
     loop {
         if let Some(outcome) = board.outcome() {
-            con.show(&render(&board, style))?;
+            con.show(&render(board, style))?;
             for notice in notices.drain(..) {
                 con.say(notice)?;
             }
@@ -98,19 +100,19 @@ pub fn play_game<R: BufRead, W: Write>(
         let seat = &mut *seats[side.index()];
         match seat.engine.as_mut() {
             None => {
-                con.show(&render(&board, style))?;
+                con.show(&render(board, style))?;
                 for notice in notices.drain(..) {
                     con.say(notice)?;
                 }
                 let Some(line) = con.ask(&format!("{label}, your move:"))? else {
                     return Ok(GameEnd::EndOfInput);
                 };
-                match parse_entry(&line, &board) {
+                match parse_entry(&line, board) {
                     Err(e) => notices.push(e.to_string()),
-                    Ok(Entry::Help) => notices.push(move_help(&board)),
+                    Ok(Entry::Help) => notices.push(move_help(board)),
                     Ok(Entry::Quit) => return Ok(GameEnd::Left),
                     Ok(Entry::Undo) => {
-                        let plies = plies_to_take_back(&board, &seats);
+                        let plies = plies_to_take_back(board, &seats);
                         if plies == 0 {
                             notices.push("Nothing to take back yet.".into());
                             continue;
@@ -120,7 +122,7 @@ pub fn play_game<R: BufRead, W: Write>(
                         }
                         for s in [Player::X, Player::O] {
                             if let Some(engine) = seats[s.index()].engine.as_mut() {
-                                if let Err(fault) = engine.take_back(plies, &board) {
+                                if let Err(fault) = engine.take_back(plies, board) {
                                     return Ok(GameEnd::Fault(s, fault));
                                 }
                             }
@@ -135,8 +137,7 @@ pub fn play_game<R: BufRead, W: Write>(
                             notices.push(format!("{e}."));
                             continue;
                         }
-                        if let Err((s, fault)) =
-                            tell_engines(&mut seats, &board, side.other(), cell)
+                        if let Err((s, fault)) = tell_engines(&mut seats, board, side.other(), cell)
                         {
                             return Ok(GameEnd::Fault(s, fault));
                         }
@@ -145,7 +146,7 @@ pub fn play_game<R: BufRead, W: Write>(
             }
             Some(engine) => {
                 if !anyone_human && board.ply() == 0 {
-                    con.show(&render(&board, style))?;
+                    con.show(&render(board, style))?;
                 }
                 let cell = match engine.genmove() {
                     Ok(cell) => cell,
@@ -162,11 +163,11 @@ pub fn play_game<R: BufRead, W: Write>(
                 } else {
                     con.say(played)?;
                 }
-                if let Err((s, fault)) = tell_engines(&mut seats, &board, side.other(), cell) {
+                if let Err((s, fault)) = tell_engines(&mut seats, board, side.other(), cell) {
                     return Ok(GameEnd::Fault(s, fault));
                 }
                 if !anyone_human && !board.is_over() {
-                    con.show(&render(&board, style))?;
+                    con.show(&render(board, style))?;
                     std::thread::sleep(pace);
                 }
             }
@@ -248,7 +249,7 @@ mod tests {
     use crate::client::Response;
     use crate::play::engine::{Deadline, Link};
     use crate::play::render::Style;
-    use crate::rules::Cell;
+    use crate::rules::{Cell, Geometry};
 
     /// An engine that always answers with the first free cell in row-major
     /// order (and keeps its own board to know which).
@@ -319,7 +320,8 @@ mod tests {
     fn run(input: &str, x: &mut Participant, o: &mut Participant) -> (GameEnd, String) {
         let mut out = Vec::new();
         let mut con = Console::new(input.as_bytes(), &mut out, Style::Plain, true);
-        let end = play_game(&mut con, [x, o], Geometry::TIC_TAC_TOE, Duration::ZERO).unwrap();
+        let mut board = Board::new(Geometry::TIC_TAC_TOE);
+        let end = play_game(&mut con, [x, o], &mut board, Duration::ZERO).unwrap();
         (end, String::from_utf8(out).unwrap())
     }
 

@@ -7,7 +7,10 @@ use super::game::{play_game, GameEnd, Participant};
 use super::interrupt;
 use super::score::Tally;
 use super::setup::{SeatSpec, Setup};
-use crate::client::{join_words, ClientError, EngineProcess, StderrTo};
+use crate::client::{
+    join_words, ClientError, Dialect, EngineCommand, EngineLink, GomocupOptions, StderrTo,
+};
+use crate::records::{Ending, Format, RecordedGame};
 use crate::referee::seeds::{derive_seed, Stream};
 use crate::rules::{Outcome, Player};
 use std::io::{BufRead, Write};
@@ -58,7 +61,7 @@ pub fn run<R: BufRead, W: Write>(
     // Which entrant plays X this game.
     let mut x_entrant = 0;
     let result = loop {
-        if let Err(e) = restart_failed(&mut entrants, options) {
+        if let Err(e) = restart_failed(&mut entrants, options, setup.geometry) {
             con.say(format!("{e:#}"))?;
             break Ok(());
         }
@@ -68,11 +71,15 @@ pub fn run<R: BufRead, W: Write>(
         } else {
             [&mut second.player, &mut first.player]
         };
-        let end = play_game(con, seats, setup.geometry, options.pace)?;
+        let mut board = crate::rules::Board::new(setup.geometry);
+        let end = play_game(con, seats, &mut board, options.pace)?;
         let entrant_of = |side: Player| match side {
             Player::X => x_entrant,
             Player::O => 1 - x_entrant,
         };
+        let names =
+            [Player::X, Player::O].map(|side| entrants[entrant_of(side)].player.name.clone());
+        let record = saved_game(&board, &end, names);
         let style = con.style;
         let label = |entrants: &[Entrant; 2], side: Player| {
             let p = &entrants[entrant_of(side)].player;
@@ -109,7 +116,7 @@ pub fn run<R: BufRead, W: Write>(
             }
         }
         con.say(format!("Score: {tally}"))?;
-        match ask_again(con)? {
+        match ask_again(con, &record)? {
             Again::Same => {}
             Again::Swap => x_entrant = 1 - x_entrant,
             Again::Stop => break Ok(()),
@@ -135,9 +142,13 @@ enum Again {
     Stop,
 }
 
-fn ask_again<R: BufRead, W: Write>(con: &mut Console<R, W>) -> std::io::Result<Again> {
+fn ask_again<R: BufRead, W: Write>(
+    con: &mut Console<R, W>,
+    game: &RecordedGame,
+) -> std::io::Result<Again> {
     loop {
-        let Some(answer) = con.ask("Play again? y = yes, s = yes with sides swapped, n = no:")?
+        let Some(answer) = con
+            .ask("Play again? y = yes, s = yes with sides swapped, n = no, w = save this game:")?
         else {
             return Ok(Again::Stop);
         };
@@ -145,8 +156,47 @@ fn ask_again<R: BufRead, W: Write>(con: &mut Console<R, W>) -> std::io::Result<A
             "y" | "yes" => return Ok(Again::Same),
             "s" | "swap" => return Ok(Again::Swap),
             "n" | "no" | "q" | "quit" => return Ok(Again::Stop),
-            _ => con.say("Please answer y, s or n.")?,
+            "w" | "save" => save(con, game)?,
+            _ => con.say("Please answer y, s, n or w.")?,
         }
+    }
+}
+
+/// The game just played, as a record to save.
+fn saved_game(board: &crate::rules::Board, end: &GameEnd, [x, o]: [String; 2]) -> RecordedGame {
+    RecordedGame {
+        geometry: board.geometry(),
+        x,
+        o,
+        moves: board.moves().collect(),
+        opening: 0,
+        ending: match end {
+            GameEnd::Over(Outcome::Win { winner, .. }) => Ending::Win(*winner),
+            GameEnd::Over(Outcome::Draw) => Ending::Draw,
+            _ => Ending::Unfinished,
+        },
+        title: Some("kinrow play".into()),
+    }
+}
+
+/// Asks for a file name and writes the game there, as SGF or `.psq` by its
+/// extension; an existing file is not overwritten.
+fn save<R: BufRead, W: Write>(con: &mut Console<R, W>, game: &RecordedGame) -> std::io::Result<()> {
+    let Some(name) = con.ask("Save as (a file name ending in .sgf or .psq):")? else {
+        return Ok(());
+    };
+    let path = PathBuf::from(name.trim());
+    let Some(format) = Format::of_path(&path) else {
+        return con.say("Not saved: the name must end in .sgf or .psq.");
+    };
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(format.write(game).as_bytes()));
+    match written {
+        Ok(()) => con.say(format!("Saved to {}.", path.display())),
+        Err(e) => con.say(format!("Not saved: {}: {e}.", path.display())),
     }
 }
 
@@ -160,7 +210,7 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
             SeatSpec::Human if humans == 2 => format!("player {}", side.index() + 1),
             SeatSpec::Human => "you".to_string(),
             SeatSpec::Bot(bot) => bot.to_string(),
-            SeatSpec::Engine(argv) => program_name(argv),
+            SeatSpec::Engine(command) => program_name(&command.argv),
         };
         Entrant {
             spec,
@@ -172,7 +222,7 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
     });
     for entrant in &mut entrants {
         if !entrant.spec.is_human() {
-            let (engine, name) = start(entrant, options)?;
+            let (engine, name) = start(entrant, options, setup.geometry)?;
             if let (SeatSpec::Engine(_), Some(name)) = (&entrant.spec, name) {
                 entrant.player.name = name;
             }
@@ -188,10 +238,14 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
 }
 
 /// Starts engines that failed in the last game again.
-fn restart_failed(entrants: &mut [Entrant; 2], options: &Options) -> anyhow::Result<()> {
+fn restart_failed(
+    entrants: &mut [Entrant; 2],
+    options: &Options,
+    geometry: crate::rules::Geometry,
+) -> anyhow::Result<()> {
     for entrant in entrants.iter_mut() {
         if !entrant.spec.is_human() && entrant.player.engine.is_none() {
-            entrant.player.engine = Some(start(entrant, options)?.0);
+            entrant.player.engine = Some(start(entrant, options, geometry)?.0);
         }
     }
     Ok(())
@@ -200,8 +254,12 @@ fn restart_failed(entrants: &mut [Entrant; 2], options: &Options) -> anyhow::Res
 /// Starts the engine of one entrant and asks its name, within the start-up
 /// deadline: an engine that does not speak at all is a setup error, said
 /// at once.
-fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<(EngineSeat, Option<String>)> {
-    let argv = match &entrant.spec {
+fn start(
+    entrant: &Entrant,
+    options: &Options,
+    geometry: crate::rules::Geometry,
+) -> anyhow::Result<(EngineSeat, Option<String>)> {
+    let command = match &entrant.spec {
         SeatSpec::Human => anyhow::bail!("a person has no engine"),
         SeatSpec::Bot(bot) => {
             let mut argv = vec![
@@ -214,25 +272,36 @@ fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<(EngineSeat, Op
             if let Some(ms) = options.movetime {
                 argv.extend(["--movetime".to_string(), ms.to_string()]);
             }
-            argv
+            EngineCommand {
+                argv,
+                dialect: Dialect::Kinrow,
+            }
         }
-        SeatSpec::Engine(argv) => argv.clone(),
+        SeatSpec::Engine(command) => command.clone(),
     };
+    let argv = &command.argv;
     interrupt::install();
-    let process = match EngineProcess::spawn(&argv, StderrTo::Discard) {
+    let brain = GomocupOptions {
+        board: geometry,
+        timeout_turn: options
+            .movetime
+            .map_or(crate::bots::DEFAULT_MOVETIME, Duration::from_millis),
+        ..GomocupOptions::default()
+    };
+    let process = match EngineLink::spawn(&command, StderrTo::Discard, brain) {
         Ok(process) => process,
         // The client's own wording already begins "cannot start".
         Err(ClientError::Spawn(e)) => {
-            anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv))
+            anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(argv))
         }
-        Err(e) => anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv)),
+        Err(e) => anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(argv)),
     };
     // The wait covers the thinking time asked for, on top of the timeout.
     let timeout = options.timeout + Duration::from_millis(options.movetime.unwrap_or(0));
     let mut seat = EngineSeat::new(Box::new(process), timeout);
     let name = match seat.first_contact(options.startup_timeout) {
         Ok(name) => name,
-        Err(fault) => anyhow::bail!("the engine `{}` {fault}", shown_command(&argv)),
+        Err(fault) => anyhow::bail!("the engine `{}` {fault}", shown_command(argv)),
     };
     if let (SeatSpec::Engine(_), Some(ms)) = (&entrant.spec, options.movetime) {
         // Not every engine has this option; one that refuses it plays at its

@@ -265,6 +265,8 @@ pub struct RunFiles<'a> {
     pub games_out: Option<&'a Path>,
     /// `--log-dir`.
     pub log_dir: Option<&'a Path>,
+    /// `--sgf-dir`.
+    pub sgf_dir: Option<&'a Path>,
     /// `--openings-file`.
     pub openings_file: Option<&'a Path>,
 }
@@ -278,30 +280,58 @@ fn is_log_name(name: &std::ffi::OsStr) -> bool {
     name == REFEREE_LOG || name.ends_with(".stderr.log")
 }
 
+/// A directory the referee writes files into, named as the run goes.
+struct OutputDir<'a> {
+    flag: &'static str,
+    dir: &'a Path,
+    /// What it writes there, for messages.
+    writes: &'static str,
+    /// Whether a file name is one it may write there.
+    ours: fn(&std::ffi::OsStr) -> bool,
+}
+
+fn is_sgf_name(name: &std::ffi::OsStr) -> bool {
+    Path::new(name).extension().is_some_and(|e| e == "sgf")
+}
+
 impl RunFiles<'_> {
     /// Checks, before any game and without changing anything, that each
     /// file is of the right kind and that no two are the same file.
     pub fn check(&self) -> anyhow::Result<()> {
-        for (flag, path) in [
+        let named = [
             ("--json", self.json),
             ("--games-out", self.games_out),
             ("--openings-file", self.openings_file),
-        ] {
+        ];
+        for (flag, path) in named {
             if let Some(path) = path {
                 not_a_directory(flag, path)?;
             }
         }
-        if let Some(dir) = self.log_dir {
-            a_directory("--log-dir", dir)?;
-        }
-        let mut files: Vec<RunFile<'_>> = [
-            ("--json", self.json),
-            ("--games-out", self.games_out),
-            ("--openings-file", self.openings_file),
+        let dirs: Vec<OutputDir<'_>> = [
+            self.log_dir.map(|dir| OutputDir {
+                flag: "--log-dir",
+                dir,
+                writes: "its own referee.log and one NAME.N.stderr.log per engine process",
+                ours: is_log_name,
+            }),
+            self.sgf_dir.map(|dir| OutputDir {
+                flag: "--sgf-dir",
+                dir,
+                writes: "one GAME-X-vs-O.sgf per game",
+                ours: is_sgf_name,
+            }),
         ]
         .into_iter()
-        .filter_map(|(flag, path)| Some(RunFile::new(flag, path?)))
+        .flatten()
         .collect();
+        for d in &dirs {
+            a_directory(d.flag, d.dir)?;
+        }
+        let mut files: Vec<RunFile<'_>> = named
+            .into_iter()
+            .filter_map(|(flag, path)| Some(RunFile::new(flag, path?)))
+            .collect();
         let log_path = self.log_dir.map(|d| d.join(REFEREE_LOG));
         if let Some(log) = &log_path {
             files.push(RunFile::new(format!("--log-dir's {REFEREE_LOG}"), log));
@@ -320,17 +350,17 @@ impl RunFiles<'_> {
                 }
             }
         }
-        // The engines' stderr logs in --log-dir get their names once the
-        // engines have answered: none of the other files may be one of them.
-        if let Some(dir) = self.log_dir {
-            let canonical_dir = canonical(dir);
-            let logs: Vec<(u64, u64)> = std::fs::read_dir(dir)
+        // The files written in those directories get their names as the
+        // run goes: none of the other files may be one of them.
+        for d in &dirs {
+            let canonical_dir = canonical(d.dir);
+            let theirs: Vec<(u64, u64)> = std::fs::read_dir(d.dir)
                 .into_iter()
                 .flatten()
                 .filter_map(|e| {
                     let e = e.ok()?;
                     let m = std::fs::metadata(e.path()).ok()?;
-                    (is_log_name(&e.file_name()) && m.is_file()).then(|| (m.dev(), m.ino()))
+                    ((d.ours)(&e.file_name()) && m.is_file()).then(|| (m.dev(), m.ino()))
                 })
                 .collect();
             for f in files
@@ -339,17 +369,18 @@ impl RunFiles<'_> {
             {
                 let in_dir = f.canonical.as_ref().is_some_and(|c| {
                     c.parent().map(Path::to_path_buf) == canonical_dir
-                        && c.file_name().is_some_and(is_log_name)
+                        && c.file_name().is_some_and(d.ours)
                 });
-                let linked = f.inode.is_some_and(|i| logs.contains(&i));
+                let linked = f.inode.is_some_and(|i| theirs.contains(&i));
                 if in_dir || linked {
                     bail!(
-                        "{} {} is a file the referee writes in --log-dir {} (its own {REFEREE_LOG} \
-                         and one NAME.N.stderr.log per engine process): give another file \
-                         (nothing was written)",
+                        "{} {} is a file the referee writes in {} {} ({}): give another \
+                         file (nothing was written)",
                         f.role,
                         f.path.display(),
-                        dir.display()
+                        d.flag,
+                        d.dir.display(),
+                        d.writes
                     );
                 }
             }
