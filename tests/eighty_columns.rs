@@ -60,6 +60,7 @@ fn help_texts_fit() {
         ("kinrow", &["play", "--help"]),
         ("kinrow", &["play", "-h"]),
         ("kinrow", &["help", "play"]),
+        ("kinrow", &["convert", "--help"]),
         ("referee", &["--help"]),
         ("referee", &["-h"]),
     ] {
