@@ -5,6 +5,7 @@
 //! - [`bots`]: the move choosers inside the engine.
 //! - [`protocol`]: the GTP-framed line protocol and the engine loop.
 //! - [`client`]: one engine process driven over its pipes, with deadlines.
+//! - [`solver`]: proves the value of positions on boards of up to 64 cells.
 //! - [`referee`]: tournaments between engine processes, with statistics.
 
 pub mod bots;
@@ -14,3 +15,5 @@ pub mod play;
 pub mod protocol;
 pub mod referee;
 pub mod rules;
+pub mod solve;
+pub mod solver;

@@ -41,6 +41,8 @@ struct Cli {
 enum Command {
     /// Play in the terminal: people against people, bots or any engine.
     Play(PlayArgs),
+    /// Prove the value of a position: who wins, in how many plies, and how.
+    Solve(kinrow::solve::SolveArgs),
 }
 
 fn parse_bot(s: &str) -> Result<BotKind, String> {
@@ -78,9 +80,20 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             .error(ErrorKind::ValueValidation, format!("--k: {e}"))
             .exit(),
     };
-    if let Some(Command::Play(args)) = cli.command {
-        checked(&args.shape);
-        return kinrow::play::run(args);
+    match cli.command {
+        Some(Command::Play(args)) => {
+            checked(&args.shape);
+            return kinrow::play::run(args);
+        }
+        Some(Command::Solve(args)) => {
+            if let Err(e) = args.geometry() {
+                Cli::command()
+                    .error(ErrorKind::ValueValidation, format!("{e:#}"))
+                    .exit();
+            }
+            return kinrow::solve::run(args);
+        }
+        None => {}
     }
     let geometry = checked(&cli.shape);
     let config = EngineConfig {

@@ -20,6 +20,7 @@ mod types;
 pub use board::{Board, IllegalMove};
 pub use geometry::{BoardSize, Geometry, SizeError, MAX_SIDE};
 pub use outcome::{Line, Outcome};
+pub(crate) use playout::windows as window_masks;
 pub use playout::{random_below, Playouts};
 pub use types::{
     clip, parse_coordinate, Cell, ParseCellError, ParsePlayerError, ParseRuleError, Player, Rule,
