@@ -68,12 +68,20 @@ fn agrees_with_brute_force_on_every_position_of_tiny_games() {
             let report = solver.solve(pos, Budget::default()).unwrap();
             assert_eq!(report.value, Some(want), "{geo}\n{pos}");
             let best = report.best.expect("a best move");
-            assert_eq!(oracle.move_value(&mut b, best), want, "{geo}\n{pos}\nbest {best}");
+            assert_eq!(
+                oracle.move_value(&mut b, best),
+                want,
+                "{geo}\n{pos}\nbest {best}"
+            );
             // Every move's value, on a sample (the analysis solves each child).
             if i % 7 == 0 {
                 let analysis = solver.analyze(pos, Budget::default()).unwrap();
                 for (cell, v) in analysis.moves {
-                    assert_eq!(v, Some(oracle.move_value(&mut b, cell)), "{geo}\n{pos}\n{cell}");
+                    assert_eq!(
+                        v,
+                        Some(oracle.move_value(&mut b, cell)),
+                        "{geo}\n{pos}\n{cell}"
+                    );
                 }
             }
         }

@@ -14,6 +14,7 @@ const PROTOCOL_SUMMARY: &str = "\
 Protocol (GTP framing; one request per line, `[id] command [args]`):
   newgame [ROWS COLS K [free|exact]]   move R C   genmove   undo
   show   status   legal   set NAME VALUE (bot, seed, movetime)
+  solve [SECONDS]   analyze [SECONDS]   (the exact solver, boards up to 64 cells)
   protocol_version   name   version   known_command X   list_commands   quit
 Replies: `=[id] result` or `?[id] message`, each ending with an empty line.
 Cells are `R C`, 1-based, row 1 at the top. Example: printf 'genmove\\nshow\\n' | kinrow";

@@ -9,7 +9,7 @@
 mod output;
 
 use crate::cli::ShapeArgs;
-use crate::rules::{BoardSize, Board, Cell, Geometry};
+use crate::rules::{Board, BoardSize, Cell, Geometry};
 use crate::solver::{Budget, Progress, Solver};
 use anyhow::{bail, Context};
 use clap::Args;

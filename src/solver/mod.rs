@@ -141,8 +141,13 @@ pub struct Budget<'a> {
 impl<'a> Budget<'a> {
     /// A budget ending at `deadline`.
     pub fn until(deadline: Instant) -> Budget<'a> {
+        Budget::until_maybe(Some(deadline))
+    }
+
+    /// A budget ending at `deadline`, if any.
+    pub fn until_maybe(deadline: Option<Instant>) -> Budget<'a> {
         Budget {
-            deadline: Some(deadline),
+            deadline,
             ..Budget::default()
         }
     }

@@ -153,10 +153,7 @@ impl<'a> Search<'a> {
         self.nodes += 1;
         if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             if self.limits.deadline.is_some_and(|d| Instant::now() >= d)
-                || self
-                    .limits
-                    .stop
-                    .is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
             {
                 self.stopped = true;
             }
@@ -284,7 +281,11 @@ impl<'a> Search<'a> {
         }
         let left = self.pos.empty(self.shape).count_ones();
         let mut hi: i8 = if self.can_win(&f, me, left) { 1 } else { 0 };
-        let mut lo: i8 = if self.can_win(&f, 1 - me, left) { -1 } else { 0 };
+        let mut lo: i8 = if self.can_win(&f, 1 - me, left) {
+            -1
+        } else {
+            0
+        };
         if lo == hi && ply > 0 {
             return lo;
         }
@@ -421,15 +422,15 @@ impl<'a> Search<'a> {
         let side = usize::from(!att_moves);
         let known = self.table.probe(key).unwrap_or(Known::NOTHING);
         let (fail, win) = known.dist[side];
-        if (att_moves && known.hi <= 0) || (!att_moves && known.lo >= 0) || d <= u32::from(fail)
-        {
+        if (att_moves && known.hi <= 0) || (!att_moves && known.lo >= 0) || d <= u32::from(fail) {
             return false;
         }
         if d >= u32::from(win) {
             return true;
         }
         let tt_move = known.best.map(|b| self.shape.preimage(sym, b as usize));
-        let ply = self.pos.stones[0].count_ones() as usize + self.pos.stones[1].count_ones() as usize;
+        let ply =
+            self.pos.stones[0].count_ones() as usize + self.pos.stones[1].count_ones() as usize;
         let ply = ply.min(self.lists.len() - 1);
         let mut moves = std::mem::take(&mut self.lists[ply]);
         self.generate(&mut moves, &f, tt_move);
