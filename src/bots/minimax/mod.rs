@@ -16,6 +16,12 @@
 //!   evaluation of open windows of K cells, reads the clock every few hundred
 //!   nodes and always answers with the last completed (or partial) iteration's
 //!   best move before `movetime` runs out.
+//! - **Solved where the solver finishes.** On boards of up to 64 cells the
+//!   exact [`crate::solver`] gets the first half of the move's time: when it
+//!   proves the position, the bot never leaves the proved value (the
+//!   quickest win, the slowest loss) and, among the moves that keep it,
+//!   prefers the one that gives a fallible opponent the most chances to go
+//!   wrong (see `punish`). When it does not finish, the search below plays.
 //! - **Seeded.** Among root moves proven equally good, and among moves that
 //!   look alike, the seeded generator decides.
 //!
@@ -24,11 +30,15 @@
 mod eval;
 mod layout;
 mod position;
+mod punish;
 mod search;
 mod table;
 
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
 use crate::rules::{Board, Cell, Geometry};
+use crate::solver::{Budget, Solver, Value};
+use rand::seq::IndexedRandom;
+use std::time::Instant;
 use layout::Layout;
 use rand::rngs::SmallRng;
 use search::Search;
@@ -79,7 +89,12 @@ pub struct Minimax {
     table: Table,
     max_depth: Option<usize>,
     report: SearchReport,
+    /// The exact solver, made on the first board it takes.
+    solver: Option<Solver>,
 }
+
+/// Table size of the bot's solver, in MiB.
+const SOLVER_MIB: usize = 32;
 
 impl Minimax {
     /// A searcher with its generator seeded.
@@ -90,7 +105,57 @@ impl Minimax {
             table: Table::new(table::DEFAULT_BITS),
             max_depth: None,
             report: SearchReport::default(),
+            solver: None,
         }
+    }
+
+    /// The move when the solver proves the position by `until`: one that
+    /// keeps the value and, among those, punishes mistakes best.
+    fn solved_choice(&mut self, board: &Board, until: Instant) -> Option<Cell> {
+        let solver = self.solver.get_or_insert_with(|| Solver::new(SOLVER_MIB));
+        let report = solver.solve(board, Budget::until(until)).ok()?;
+        let (value, best) = (report.value?, report.best?);
+        self.report = SearchReport {
+            depth: 0,
+            score: Some(match value {
+                Value::Win(n) => eval::WIN - n as i32,
+                Value::Draw => 0,
+                Value::Loss(n) => -(eval::WIN - n as i32),
+            }),
+            solved: true,
+            nodes: report.nodes,
+        };
+        let analysis = solver.analyze(board, Budget::until(until)).ok();
+        let Some(keep) = analysis.as_ref().and_then(punish::keepers) else {
+            return Some(best);
+        };
+        if keep.len() == 1 || matches!(value, Value::Win(_)) {
+            return keep.choose(&mut self.rng).copied();
+        }
+        // Among moves that keep a draw (or hold out longest), the one a
+        // random opponent most likely goes wrong against.
+        let mut b = board.clone();
+        let exact = board.geometry().area() - board.ply() <= punish::EXACT_EMPTIES;
+        let mut expect = punish::Expectation::new(solver, board.to_move(), Some(until));
+        let mut scored = Vec::with_capacity(keep.len());
+        for &cell in &keep {
+            let e = if exact {
+                Some(expect.after(&mut b, cell))
+            } else {
+                expect.estimate(&mut b, cell)
+            };
+            match e {
+                Some(e) if !expect.stopped => scored.push((cell, e)),
+                _ => return keep.choose(&mut self.rng).copied(),
+            }
+        }
+        let top = scored.iter().map(|s| s.1).fold(f64::MIN, f64::max);
+        let ties: Vec<Cell> = scored
+            .into_iter()
+            .filter(|s| s.1 >= top - 1e-12)
+            .map(|s| s.0)
+            .collect();
+        ties.choose(&mut self.rng).copied()
     }
 
     /// What the last `choose` found.
@@ -133,6 +198,13 @@ impl Bot for Minimax {
         // most likely not finish.
         let soft = start + (deadline - start) / 2;
         let max_depth = self.max_depth;
+        // A depth cap asks for the search alone (and replays that the clock
+        // plays no part in).
+        if max_depth.is_none() && Solver::supports(board.geometry()) {
+            if let Some(cell) = self.solved_choice(board, soft) {
+                return cell;
+            }
+        }
         self.layout_for(board);
         let (Some(layout), table, rng) = (&self.layout, &mut self.table, &mut self.rng) else {
             return any;
@@ -150,6 +222,9 @@ impl Bot for Minimax {
 
     fn new_game(&mut self) {
         self.table.clear();
+        if let Some(solver) = self.solver.as_mut() {
+            solver.clear();
+        }
         self.report = SearchReport::default();
     }
 
