@@ -109,11 +109,23 @@ impl Minimax {
         }
     }
 
-    /// The move when the solver proves the position by `until`: one that
-    /// keeps the value and, among those, punishes mistakes best.
+    /// The move when the solver proves the position by `until`.
     fn solved_choice(&mut self, board: &Board, until: Instant) -> Option<Cell> {
+        let choices = self.proven_choices(board, Some(until))?;
+        choices.choose(&mut self.rng).copied()
+    }
+
+    /// When the solver proves the position (by `until`, if given): the
+    /// moves the bot chooses among, uniformly. They keep the proved value
+    /// (the quickest win, the slowest loss) and, among those that do, give
+    /// a uniformly random opponent the most chances to go wrong (the
+    /// highest expected score; exact when few cells are left, else
+    /// estimated one reply deep). Only the solver's best move when the
+    /// analysis of every move does not finish in time. `None` when the
+    /// position is not proved (or the board is too large).
+    pub fn proven_choices(&mut self, board: &Board, until: Option<Instant>) -> Option<Vec<Cell>> {
         let solver = self.solver.get_or_insert_with(|| Solver::new(SOLVER_MIB));
-        let report = solver.solve(board, Budget::until(until)).ok()?;
+        let report = solver.solve(board, Budget::until_maybe(until)).ok()?;
         let (value, best) = (report.value?, report.best?);
         self.report = SearchReport {
             depth: 0,
@@ -125,18 +137,18 @@ impl Minimax {
             solved: true,
             nodes: report.nodes,
         };
-        let analysis = solver.analyze(board, Budget::until(until)).ok();
+        let analysis = solver.analyze(board, Budget::until_maybe(until)).ok();
         let Some(keep) = analysis.as_ref().and_then(punish::keepers) else {
-            return Some(best);
+            return Some(vec![best]);
         };
         if keep.len() == 1 || matches!(value, Value::Win(_)) {
-            return keep.choose(&mut self.rng).copied();
+            return Some(keep);
         }
-        // Among moves that keep a draw (or hold out longest), the one a
+        // Among moves that keep a draw (or hold out longest), the ones a
         // random opponent most likely goes wrong against.
         let mut b = board.clone();
         let exact = board.geometry().area() - board.ply() <= punish::EXACT_EMPTIES;
-        let mut expect = punish::Expectation::new(solver, board.to_move(), Some(until));
+        let mut expect = punish::Expectation::new(solver, board.to_move(), until);
         let mut scored = Vec::with_capacity(keep.len());
         for &cell in &keep {
             let e = if exact {
@@ -146,16 +158,17 @@ impl Minimax {
             };
             match e {
                 Some(e) if !expect.stopped => scored.push((cell, e)),
-                _ => return keep.choose(&mut self.rng).copied(),
+                _ => return Some(keep),
             }
         }
         let top = scored.iter().map(|s| s.1).fold(f64::MIN, f64::max);
-        let ties: Vec<Cell> = scored
-            .into_iter()
-            .filter(|s| s.1 >= top - 1e-12)
-            .map(|s| s.0)
-            .collect();
-        ties.choose(&mut self.rng).copied()
+        Some(
+            scored
+                .into_iter()
+                .filter(|s| s.1 >= top - 1e-12)
+                .map(|s| s.0)
+                .collect(),
+        )
     }
 
     /// What the last `choose` found.
