@@ -415,8 +415,16 @@ fn keeps_the_proven_draw_of_5x5_k4_where_it_used_to_lose() {
             let c = bot.choose(&b, limits(2000));
             let mut next = b.clone();
             next.try_play(c).unwrap();
-            let kept = judge.solve(&next, Budget::default()).unwrap().value.unwrap();
-            assert_eq!(Value::before(kept), before, "seed {seed}, {moves:?}: played {c}");
+            let kept = judge
+                .solve(&next, Budget::default())
+                .unwrap()
+                .value
+                .unwrap();
+            assert_eq!(
+                Value::before(kept),
+                before,
+                "seed {seed}, {moves:?}: played {c}"
+            );
         }
     }
 }
@@ -482,7 +490,11 @@ fn punishes_a_random_opponent_at_tic_tac_toe_as_well_as_can_be() {
         let new = against_random(&mut board, side, &mut punishing, &mut HashMap::new());
         let old = against_random(&mut board, side, &mut plain, &mut HashMap::new());
         let score = |p: [f64; 3]| p[0] + p[1] / 2.0;
-        eprintln!("as {side}: old {old:?} score {:.4}; new {new:?} score {:.4}", score(old), score(new));
+        eprintln!(
+            "as {side}: old {old:?} score {:.4}; new {new:?} score {:.4}",
+            score(old),
+            score(new)
+        );
         assert_eq!((new[2], old[2]), (0.0, 0.0), "never loses");
         assert!(score(new) > score(old) + 0.005, "as {side}");
         figures.push((new, old));
@@ -499,10 +511,16 @@ fn punishes_a_random_opponent_at_tic_tac_toe_as_well_as_can_be() {
     assert_eq!((pct(o_old[1]), pct(o_new[1])), (22.3, 8.4));
 
     // The bot's actual moves are always among its choices.
-    let mut bot = Minimax::new(5);
-    for pos in common::ongoing_positions(Geometry::TIC_TAC_TOE).iter().step_by(5) {
-        let choices = Minimax::new(0).proven_choices(pos, None).unwrap();
+    let (mut bot, mut reference) = (Minimax::new(5), Minimax::new(0));
+    for pos in common::ongoing_positions(Geometry::TIC_TAC_TOE)
+        .iter()
+        .step_by(5)
+    {
+        let choices = reference.proven_choices(pos, None).unwrap();
         let c = bot.choose(pos, limits(5000));
-        assert!(choices.contains(&c), "{pos}\nplayed {c}, choices {choices:?}");
+        assert!(
+            choices.contains(&c),
+            "{pos}\nplayed {c}, choices {choices:?}"
+        );
     }
 }

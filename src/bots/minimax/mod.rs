@@ -37,12 +37,12 @@ mod table;
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
 use crate::rules::{Board, Cell, Geometry};
 use crate::solver::{Budget, Solver, Value};
-use rand::seq::IndexedRandom;
-use std::time::Instant;
 use layout::Layout;
 use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
 use search::Search;
 use std::time::Duration;
+use std::time::Instant;
 use table::Table;
 
 /// Time kept back from `movetime` for setting up and answering: a tenth,
@@ -91,6 +91,10 @@ pub struct Minimax {
     report: SearchReport,
     /// The exact solver, made on the first board it takes.
     solver: Option<Solver>,
+    /// Exact expected scores against a random opponent, for the shape of
+    /// `memo_shape`.
+    memo: punish::Memo,
+    memo_shape: Option<Geometry>,
 }
 
 /// Table size of the bot's solver, in MiB.
@@ -106,6 +110,8 @@ impl Minimax {
             max_depth: None,
             report: SearchReport::default(),
             solver: None,
+            memo: punish::Memo::new(),
+            memo_shape: None,
         }
     }
 
@@ -148,7 +154,11 @@ impl Minimax {
         // random opponent most likely goes wrong against.
         let mut b = board.clone();
         let exact = board.geometry().area() - board.ply() <= punish::EXACT_EMPTIES;
-        let mut expect = punish::Expectation::new(solver, board.to_move(), until);
+        if self.memo_shape != Some(board.geometry()) {
+            self.memo.clear();
+            self.memo_shape = Some(board.geometry());
+        }
+        let mut expect = punish::Expectation::new(solver, &mut self.memo, board.to_move(), until);
         let mut scored = Vec::with_capacity(keep.len());
         for &cell in &keep {
             let e = if exact {
@@ -238,6 +248,7 @@ impl Bot for Minimax {
         if let Some(solver) = self.solver.as_mut() {
             solver.clear();
         }
+        self.memo.clear();
         self.report = SearchReport::default();
     }
 

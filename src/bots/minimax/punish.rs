@@ -31,24 +31,33 @@ pub fn keepers(analysis: &Analysis) -> Option<Vec<Cell>> {
     )
 }
 
+/// Exact expected scores already computed, by the stones of X and O and the
+/// player they are for (kept for one shape: clear it when the shape changes).
+pub type Memo = HashMap<(u64, u64, Player), f64>;
+
 /// Expected scores (win 1, draw ½, loss 0) for `me` against a uniformly
 /// random opponent, when `me` plays by this policy; memoised.
 pub struct Expectation<'a> {
     solver: &'a mut Solver,
     me: Player,
     deadline: Option<Instant>,
-    memo: HashMap<(u64, u64), f64>,
+    memo: &'a mut Memo,
     /// Set when the deadline passed: the results are void.
     pub stopped: bool,
 }
 
 impl<'a> Expectation<'a> {
-    pub fn new(solver: &'a mut Solver, me: Player, deadline: Option<Instant>) -> Self {
+    pub fn new(
+        solver: &'a mut Solver,
+        memo: &'a mut Memo,
+        me: Player,
+        deadline: Option<Instant>,
+    ) -> Self {
         Expectation {
             solver,
             me,
             deadline,
-            memo: HashMap::new(),
+            memo,
             stopped: false,
         }
     }
@@ -61,9 +70,9 @@ impl<'a> Expectation<'a> {
         }
     }
 
-    fn key(board: &Board) -> (u64, u64) {
+    fn key(&self, board: &Board) -> (u64, u64, Player) {
         let g = board.geometry();
-        let mut k = (0u64, 0u64);
+        let mut k = (0u64, 0u64, self.me);
         for (i, cell) in board.moves().enumerate() {
             let bit = 1u64 << (cell.row as usize * g.cols() + cell.col as usize);
             if i % 2 == 0 {
@@ -80,7 +89,7 @@ impl<'a> Expectation<'a> {
         if let Some(o) = board.outcome() {
             return self.score(o);
         }
-        let key = Self::key(board);
+        let key = self.key(board);
         if let Some(&e) = self.memo.get(&key) {
             return e;
         }
