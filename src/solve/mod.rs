@@ -41,7 +41,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub json: bool,
     /// Size of the transposition table in MiB.
-    #[arg(long, value_name = "MIB", default_value = "256",
+    #[arg(long, value_name = "MIB", default_value = "64",
           value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub hash: u64,
 }
@@ -166,6 +166,18 @@ impl Ticker {
     }
 }
 
+/// User and system CPU time of this process so far.
+fn cpu_seconds() -> f64 {
+    // SAFETY: getrusage fills the struct it is given.
+    let usage = unsafe {
+        let mut u: libc::rusage = std::mem::zeroed();
+        libc::getrusage(libc::RUSAGE_SELF, &mut u);
+        u
+    };
+    let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
+    t(usage.ru_utime) + t(usage.ru_stime)
+}
+
 /// Runs `kinrow solve`.
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     let board = args.position()?;
@@ -203,6 +215,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         outcome.analysis = Some(solver.analyze(&board, budget(Some(&mut show)))?);
     }
     outcome.seconds = start.elapsed().as_secs_f64();
+    outcome.cpu_seconds = cpu_seconds();
     outcome.interrupted = STOP.load(Ordering::Relaxed);
     ticker.finish();
     let text = if args.json {

@@ -15,6 +15,9 @@ pub struct Outcome {
     pub analysis: Option<Analysis>,
     /// Wall time of the whole run, in seconds.
     pub seconds: f64,
+    /// CPU time of the process (user and system), in seconds: on a shared
+    /// machine the fairer figure.
+    pub cpu_seconds: f64,
     /// Whether Ctrl-C stopped the run.
     pub interrupted: bool,
 }
@@ -27,6 +30,7 @@ impl Outcome {
             line: Vec::new(),
             analysis: None,
             seconds: 0.0,
+            cpu_seconds: 0.0,
             interrupted: false,
         }
     }
@@ -92,9 +96,11 @@ impl Outcome {
         }
         let _ = write!(
             s,
-            "{} nodes in {:.3} s",
-            grouped(r.nodes + self.analysis.as_ref().map_or(0, |a| a.nodes)),
-            self.seconds
+            "proof: {} nodes in {:.3} s; all told {:.3} s ({:.3} s of CPU)",
+            grouped(r.nodes),
+            r.elapsed.as_secs_f64(),
+            self.seconds,
+            self.cpu_seconds
         );
         s
     }
@@ -134,11 +140,17 @@ impl Outcome {
             "line": cells(&self.line),
             "analysis": analysis,
             "nodes": r.nodes + self.analysis.as_ref().map_or(0, |a| a.nodes),
-            "seconds": (self.seconds * 1000.0).round() / 1000.0,
+            "solve_seconds": round3(r.elapsed.as_secs_f64()),
+            "seconds": round3(self.seconds),
+            "cpu_seconds": round3(self.cpu_seconds),
             "interrupted": self.interrupted,
         })
         .to_string()
     }
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
 }
 
 /// A value as (`"win"`/`"draw"`/`"loss"`/`"unknown"`, plies).
