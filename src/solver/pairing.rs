@@ -10,10 +10,11 @@
 const BUDGET: u32 = 1_000;
 
 /// Whether disjoint pairs of empty cells can be chosen so that each of
-/// `windows` (the empty cells of the maker's live windows) holds a pair.
-pub fn pairs_block(windows: &[u64]) -> bool {
+/// `windows` (the empty cells of the maker's live windows) holds a pair:
+/// the cells of the pairs when they can.
+pub fn pairs_block(windows: &[u64]) -> Option<u64> {
     if windows.iter().any(|w| w.count_ones() < 2) {
-        return false;
+        return None;
     }
     // A window holding all the empty cells of another is blocked with it.
     let mut sorted: Vec<u64> = windows.to_vec();
@@ -30,10 +31,10 @@ pub fn pairs_block(windows: &[u64]) -> bool {
 }
 
 /// Pairs the windows in `open` (none yet holds a chosen pair) using cells
-/// outside `used`.
-fn search(open: &[u64], used: u64, budget: &mut u32) -> bool {
+/// outside `used`; all the paired cells when it can.
+fn search(open: &[u64], used: u64, budget: &mut u32) -> Option<u64> {
     if open.is_empty() {
-        return true;
+        return Some(used);
     }
     // The window with the fewest free cells first.
     let (i, free) = open
@@ -43,7 +44,7 @@ fn search(open: &[u64], used: u64, budget: &mut u32) -> bool {
         .min_by_key(|&(_, f)| f.count_ones())
         .expect("not empty");
     if free.count_ones() < 2 {
-        return false;
+        return None;
     }
     let _ = i;
     // Candidate pairs inside it, those that serve the most windows first.
@@ -65,16 +66,16 @@ fn search(open: &[u64], used: u64, budget: &mut u32) -> bool {
     let mut rest = Vec::with_capacity(open.len());
     for (_, pair) in pairs {
         if *budget == 0 {
-            return false;
+            return None;
         }
         *budget -= 1;
         rest.clear();
         rest.extend(open.iter().copied().filter(|&w| w & pair != pair));
-        if search(&rest, used | pair, budget) {
-            return true;
+        if let Some(cells) = search(&rest, used | pair, budget) {
+            return Some(cells);
         }
     }
-    false
+    None
 }
 
 #[cfg(test)]
@@ -97,11 +98,13 @@ mod tests {
     #[test]
     fn five_by_five_pairs_but_three_by_three_does_not() {
         // 12 lines of 5x5 need 12 disjoint pairs among 25 cells: there are.
-        assert!(pairs_block(&lines(5)));
+        let pairs = pairs_block(&lines(5)).unwrap();
+        assert_eq!(pairs.count_ones(), 24);
+        assert!(lines(5).iter().all(|w| (w & pairs).count_ones() >= 2));
         // 8 lines of 3x3 would need 16 cells of 9.
-        assert!(!pairs_block(&lines(3)));
-        assert!(!pairs_block(&[0b1, 0b110]));
-        assert!(pairs_block(&[0b110, 0b1110]));
-        assert!(pairs_block(&[]));
+        assert_eq!(pairs_block(&lines(3)), None);
+        assert_eq!(pairs_block(&[0b1, 0b110]), None);
+        assert_eq!(pairs_block(&[0b110, 0b1110]), Some(0b110));
+        assert_eq!(pairs_block(&[]), Some(0));
     }
 }

@@ -17,6 +17,9 @@ use super::table::{Known, Table};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+/// A zone that holds everything: no pruning from it.
+const ALL: u64 = u64::MAX;
+
 /// The clock and the stop flag are read once per this many nodes.
 const CHECK_INTERVAL: u64 = 4096;
 
@@ -126,6 +129,12 @@ pub struct Search<'a> {
     /// The best move of the root (ply 0) of the last value search.
     pub root_best: Option<usize>,
     exact_rule: bool,
+    /// Whether relevance zones are used (the free rule only: under the
+    /// exact rule an extra stone can hurt, by an overline).
+    zones: bool,
+    /// The zone of the last `negamax` result, when it was an attacker's
+    /// failure.
+    zone: u64,
 }
 
 /// Window weights for move ordering by the stones already in a window.
@@ -144,6 +153,8 @@ impl<'a> Search<'a> {
             lists: vec![Vec::new(); shape.cells + 2],
             root_best: None,
             exact_rule: shape.geometry.rule() == crate::rules::Rule::Exact,
+            zones: shape.geometry.rule() == crate::rules::Rule::Free,
+            zone: ALL,
         }
     }
 
@@ -258,17 +269,52 @@ impl<'a> Search<'a> {
         list.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 
+    /// Cells that hit every one of `p`'s live windows `times` times (one or
+    /// two of its empty cells each), on top of `zone`.
+    fn hit(&self, p: usize, times: u32, mut zone: u64) -> u64 {
+        let st = self.pos.stones;
+        let empty = self.pos.empty(self.shape);
+        for w in &self.shape.windows {
+            if w.cells & st[1 - p] == 0 && w.ends & st[p] == 0 {
+                let mut e = w.cells & empty & !zone;
+                let mut have = (w.cells & empty & zone).count_ones();
+                while have < times && e != 0 {
+                    zone |= e & e.wrapping_neg();
+                    e &= e - 1;
+                    have += 1;
+                }
+            }
+        }
+        zone
+    }
+
     /// The value of the position for the side to move (-1, 0, 1),
     /// fail-soft within `alpha`..`beta`.
+    ///
+    /// Relevance zones (Ko et al.'s idea, on the free rule): when a null
+    /// window asks whether one player (the attacker) wins and the answer is
+    /// no, `self.zone` is left holding a set of empty cells such that the
+    /// answer stays no whatever stones the attacker had on the other empty
+    /// cells. An extra stone never hurts its owner, so an attacker's move
+    /// outside the zone of a refuted move is refuted too (as if both were
+    /// played): only moves inside it are searched.
     pub fn negamax(&mut self, mut alpha: i8, mut beta: i8, ply: usize) -> i8 {
+        self.zone = ALL;
         if self.tick() {
             return 0;
         }
         let me = self.pos.to_move;
         let f = self.facts();
+        // Who asks to win: the side to move, or the other.
+        let att_me = alpha >= 0 && self.zones;
+        let att_opp = beta <= 0 && self.zones;
         if f.win[me] != 0 {
             if ply == 0 {
                 self.root_best = Some(f.win[me].trailing_zeros() as usize);
+            }
+            if att_opp {
+                let w = f.win[me] & f.win[me].wrapping_neg();
+                self.zone = self.hit(1 - me, 1, w);
             }
             return 1;
         }
@@ -277,46 +323,70 @@ impl<'a> Search<'a> {
             if ply == 0 {
                 self.root_best = Some(threats.trailing_zeros() as usize);
             }
+            if att_me {
+                self.zone = self.hit(me, 2, threats);
+            }
             return -1;
         }
-        let left = self.pos.empty(self.shape).count_ones();
+        let empty = self.pos.empty(self.shape);
+        let left = empty.count_ones();
         let mut hi: i8 = if self.can_win(&f, me, left) { 1 } else { 0 };
-        let mut lo: i8 = if self.can_win(&f, 1 - me, left) {
-            -1
-        } else {
-            0
-        };
-        if lo == hi && ply > 0 {
-            return lo;
-        }
+        let mut lo: i8 = if self.can_win(&f, 1 - me, left) { -1 } else { 0 };
+        // What backs hi <= 0 and lo >= 0: nothing to complete (any stones
+        // elsewhere change nothing), or too few moves left (everything).
+        let static_zone = |p: usize| if f.need[p] == u32::MAX { 0 } else { ALL };
+        let mut zone_hi = if hi <= 0 { static_zone(me) } else { ALL };
+        let mut zone_lo = if lo >= 0 { static_zone(1 - me) } else { ALL };
         let (key, sym) = self.pos.canonical(self.shape.symmetries);
         let mut tt_move = None;
         if let Some(k) = self.table.probe(key) {
+            if k.hi <= 0 && k.zone[0].count_ones() < zone_hi.count_ones() {
+                zone_hi = self.map_zone(k.zone[0], sym, true);
+            }
+            if k.lo >= 0 && k.zone[1].count_ones() < zone_lo.count_ones() {
+                zone_lo = self.map_zone(k.zone[1], sym, true);
+            }
             lo = lo.max(k.lo);
             hi = hi.min(k.hi);
             tt_move = k.best.map(|b| self.shape.preimage(sym, b as usize));
         }
+        // A zone is only good for this position's empty cells.
+        let (zone_hi, zone_lo) = (&mut (zone_hi & empty), &mut (zone_lo & empty));
         if ply > 0 {
-            if lo >= hi || lo >= beta {
+            if lo >= beta || lo >= hi {
+                if att_opp {
+                    self.zone = *zone_lo;
+                }
                 return lo;
             }
             if hi <= alpha {
+                if att_me {
+                    self.zone = *zone_hi;
+                }
                 return hi;
             }
         }
         // Pairing proofs, where they would settle the question asked.
-        if hi > 0 && alpha >= 0 && threats == 0 && pairs_block(&self.live_windows(me)) {
-            hi = 0;
-            self.store(key, lo, hi, None, 0);
-            if ply > 0 {
-                return 0;
+        if hi > 0 && alpha >= 0 && threats == 0 {
+            if let Some(pairs) = pairs_block(&self.live_windows(me)) {
+                hi = 0;
+                *zone_hi = pairs;
+                self.store(key, sym, lo, hi, None, 0, [pairs, ALL]);
+                if ply > 0 {
+                    self.zone = pairs;
+                    return 0;
+                }
             }
         }
-        if lo < 0 && beta <= 0 && pairs_block(&self.live_windows(1 - me)) {
-            lo = 0;
-            self.store(key, lo, hi, None, 0);
-            if ply > 0 {
-                return 0;
+        if lo < 0 && beta <= 0 {
+            if let Some(pairs) = pairs_block(&self.live_windows(1 - me)) {
+                lo = 0;
+                *zone_lo = pairs;
+                self.store(key, sym, lo, hi, None, 0, [ALL, pairs]);
+                if ply > 0 {
+                    self.zone = pairs;
+                    return 0;
+                }
             }
         }
         alpha = alpha.max(lo);
@@ -332,16 +402,30 @@ impl<'a> Search<'a> {
         self.generate(&mut moves, &f, tt_move);
         let mut best: i8 = -2;
         let mut best_move = None;
+        // Attacking: the union of the refuted moves' zones, and the moves
+        // that lie outside one of them (refuted without a search).
+        let mut refuted_zone = 0u64;
+        let mut outside = 0u64;
+        let mut cut_zone = ALL;
         for &(c, _) in moves.iter() {
+            if att_me && outside >> c & 1 == 1 {
+                continue;
+            }
             self.pos.play(self.shape, c);
             let v = if left == 1 {
+                self.zone = ALL;
                 0
             } else {
                 -self.negamax(-beta, -alpha, ply + 1)
             };
+            let child_zone = self.zone;
             self.pos.undo(self.shape, c);
             if self.stopped {
                 break;
+            }
+            if att_me && v <= alpha_in {
+                refuted_zone |= child_zone;
+                outside |= empty & !child_zone;
             }
             if v > best {
                 best = v;
@@ -349,6 +433,7 @@ impl<'a> Search<'a> {
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
+                        cut_zone = child_zone | 1 << c;
                         let h = &mut self.history[me][c];
                         *h = h.saturating_add(1);
                         break;
@@ -360,33 +445,91 @@ impl<'a> Search<'a> {
         if self.stopped {
             return 0;
         }
+        if best == -2 {
+            // Every move was refuted through a zone.
+            best = alpha_in.min(0);
+        }
         if ply == 0 {
             self.root_best = best_move;
         }
+        let forced = threats != 0;
         let (mut lo2, mut hi2) = (lo, hi);
+        let mut zones = [ALL, ALL];
         if best <= alpha_in {
             hi2 = hi2.min(best);
+            if att_me && best <= 0 {
+                // Under a forced block, the attacker's other moves lose at
+                // once: stones outside the zone must not win instead.
+                let z = if forced {
+                    self.hit(me, 2, refuted_zone | threats)
+                } else {
+                    refuted_zone
+                };
+                self.zone = z;
+                zones[0] = z;
+            }
         } else if best >= beta_in {
             lo2 = lo2.max(best);
+            if att_opp && best >= 0 {
+                self.zone = cut_zone;
+                zones[1] = cut_zone;
+            }
         } else {
             lo2 = best;
             hi2 = best;
         }
         let work = 64 - (self.nodes - nodes_in).leading_zeros();
         let canonical_move = best_move.map(|c| self.shape.image(sym, c) as u8);
-        self.store(key, lo2, hi2, canonical_move, work);
+        self.store(key, sym, lo2, hi2, canonical_move, work, zones);
         best
     }
 
-    /// Merges what was proved into the table's entry for `key`.
-    fn store(&mut self, key: u64, lo: i8, hi: i8, best: Option<u8>, work: u32) {
+    /// Merges what was proved into the table's entry for `key`, the zones
+    /// seen through symmetry `sym` (the table's orientation).
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        key: u64,
+        sym: usize,
+        lo: i8,
+        hi: i8,
+        best: Option<u8>,
+        work: u32,
+        zone: [u64; 2],
+    ) {
         let mut k = self.table.probe(key).unwrap_or(Known::NOTHING);
         k.lo = k.lo.max(lo);
         k.hi = k.hi.min(hi);
+        for i in 0..2 {
+            if zone[i].count_ones() < k.zone[i].count_ones() {
+                k.zone[i] = self.map_zone(zone[i], sym, false);
+            }
+        }
         if best.is_some() {
             k.best = best;
         }
         self.table.store(key, k, work);
+    }
+
+    /// A zone seen through symmetry `sym` (`back`: from the table's
+    /// orientation to the board's).
+    fn map_zone(&self, zone: u64, sym: usize, back: bool) -> u64 {
+        if zone == ALL || sym == 0 {
+            return zone;
+        }
+        let mut out = 0u64;
+        let mut z = zone;
+        while z != 0 {
+            let c = z.trailing_zeros() as usize;
+            z &= z - 1;
+            let to = if back {
+                self.shape.preimage(sym, c)
+            } else {
+                self.shape.image(sym, c)
+            };
+            out |= 1 << to;
+        }
+        out
     }
 
     /// Whether player `att` can win with their winning stone placed within

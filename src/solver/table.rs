@@ -18,6 +18,11 @@ pub struct Known {
     /// (its winning stone placed by then) and can within `win` (255: not
     /// known).
     pub dist: [(u8, u8); 2],
+    /// Relevance zones (see `search`): `zone[0]` backs `hi <= 0` (the side
+    /// to move cannot win), `zone[1]` backs `lo >= 0` (the other cannot):
+    /// the proof holds whatever stones that player had on cells outside it.
+    /// `u64::MAX`: not known.
+    pub zone: [u64; 2],
 }
 
 impl Known {
@@ -27,6 +32,7 @@ impl Known {
         hi: 1,
         best: None,
         dist: [(0, u8::MAX); 2],
+        zone: [u64::MAX; 2],
     };
 }
 
@@ -34,6 +40,7 @@ impl Known {
 pub struct Table {
     keys: Vec<u64>,
     data: Vec<u64>,
+    zones: Vec<[u64; 2]>,
     mask: usize,
     /// Whether anything was stored since the last clear (a fresh table's
     /// pages are not touched until used).
@@ -65,6 +72,7 @@ fn unpack(d: u64) -> Known {
             ((d >> 11) as u8, (d >> 19) as u8),
             ((d >> 27) as u8, (d >> 35) as u8),
         ],
+        zone: [u64::MAX; 2],
     }
 }
 
@@ -73,7 +81,7 @@ fn work_of(d: u64) -> u32 {
 }
 
 /// Bytes per entry.
-pub const ENTRY_BYTES: usize = 16;
+pub const ENTRY_BYTES: usize = 32;
 
 impl Table {
     /// A table of `2^bits` entries (at least one bucket).
@@ -82,6 +90,7 @@ impl Table {
         Table {
             keys: vec![0; n],
             data: vec![0; n],
+            zones: vec![[0; 2]; n],
             mask: (n >> 2) - 1,
             dirty: false,
         }
@@ -113,7 +122,10 @@ impl Table {
         let b = self.bucket(key);
         (b..b + 4)
             .find(|&i| self.keys[i] == key && self.data[i] != 0)
-            .map(|i| unpack(self.data[i]))
+            .map(|i| Known {
+                zone: self.zones[i],
+                ..unpack(self.data[i])
+            })
     }
 
     /// Stores what is known, `work` being log2 of the nodes it took: an
@@ -141,6 +153,7 @@ impl Table {
         }
         self.keys[slot] = key;
         self.data[slot] = pack(known, work);
+        self.zones[slot] = known.zone;
         self.dirty = true;
     }
 }
@@ -157,6 +170,7 @@ mod tests {
             hi: 1,
             best: Some(63),
             dist: [(7, 200), (0, 9)],
+            zone: [5, u64::MAX],
         };
         t.store(5, k, 1);
         assert_eq!(t.probe(5), Some(k));
