@@ -17,6 +17,9 @@ use super::table::{Known, Table};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+/// Pairing strategies are looked for against at most this many live windows.
+const PAIRING_WINDOWS: usize = 40;
+
 /// A zone that holds everything: no pruning from it.
 const ALL: u64 = u64::MAX;
 
@@ -201,16 +204,24 @@ impl<'a> Search<'a> {
         f
     }
 
-    /// The empty cells of `p`'s live windows, one mask a window.
-    fn live_windows(&self, p: usize) -> Vec<u64> {
+    /// A pairing strategy against `p` (see `pairing`): the paired cells.
+    /// Not tried while `p` has more than [`PAIRING_WINDOWS`] live windows,
+    /// where it would hardly ever succeed.
+    fn pairing(&self, p: usize) -> Option<u64> {
         let st = self.pos.stones;
         let empty = self.pos.empty(self.shape);
-        self.shape
-            .windows
-            .iter()
-            .filter(|w| w.cells & st[1 - p] == 0 && w.ends & st[p] == 0)
-            .map(|w| w.cells & empty)
-            .collect()
+        let mut live = [0u64; PAIRING_WINDOWS];
+        let mut n = 0;
+        for w in &self.shape.windows {
+            if w.cells & st[1 - p] == 0 && w.ends & st[p] == 0 {
+                if n == PAIRING_WINDOWS {
+                    return None;
+                }
+                live[n] = w.cells & empty;
+                n += 1;
+            }
+        }
+        pairs_block(&live[..n])
     }
 
     /// Whether `p` can still complete a window with the moves left to them.
@@ -331,7 +342,11 @@ impl<'a> Search<'a> {
         let empty = self.pos.empty(self.shape);
         let left = empty.count_ones();
         let mut hi: i8 = if self.can_win(&f, me, left) { 1 } else { 0 };
-        let mut lo: i8 = if self.can_win(&f, 1 - me, left) { -1 } else { 0 };
+        let mut lo: i8 = if self.can_win(&f, 1 - me, left) {
+            -1
+        } else {
+            0
+        };
         // What backs hi <= 0 and lo >= 0: nothing to complete (any stones
         // elsewhere change nothing), or too few moves left (everything).
         let static_zone = |p: usize| if f.need[p] == u32::MAX { 0 } else { ALL };
@@ -368,7 +383,7 @@ impl<'a> Search<'a> {
         }
         // Pairing proofs, where they would settle the question asked.
         if hi > 0 && alpha >= 0 && threats == 0 {
-            if let Some(pairs) = pairs_block(&self.live_windows(me)) {
+            if let Some(pairs) = self.pairing(me) {
                 hi = 0;
                 *zone_hi = pairs;
                 self.store(key, sym, lo, hi, None, 0, [pairs, ALL]);
@@ -379,7 +394,7 @@ impl<'a> Search<'a> {
             }
         }
         if lo < 0 && beta <= 0 {
-            if let Some(pairs) = pairs_block(&self.live_windows(1 - me)) {
+            if let Some(pairs) = self.pairing(1 - me) {
                 lo = 0;
                 *zone_lo = pairs;
                 self.store(key, sym, lo, hi, None, 0, [ALL, pairs]);
