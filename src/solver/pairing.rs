@@ -22,7 +22,7 @@ pub fn pairs_block(windows: &[u64]) -> Option<u64> {
     sorted.dedup();
     let mut minimal: Vec<u64> = Vec::with_capacity(sorted.len());
     for w in sorted {
-        if !minimal.iter().any(|&m| m & w == m) {
+        if !minimal.iter().any(|&m| m & !w == 0) {
             minimal.push(w);
         }
     }

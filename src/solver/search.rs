@@ -515,9 +515,9 @@ impl<'a> Search<'a> {
         let mut k = self.table.probe(key).unwrap_or(Known::NOTHING);
         k.lo = k.lo.max(lo);
         k.hi = k.hi.min(hi);
-        for i in 0..2 {
-            if zone[i].count_ones() < k.zone[i].count_ones() {
-                k.zone[i] = self.map_zone(zone[i], sym, false);
+        for (stored, new) in k.zone.iter_mut().zip(zone) {
+            if new.count_ones() < stored.count_ones() {
+                *stored = self.map_zone(new, sym, false);
             }
         }
         if best.is_some() {

@@ -3,7 +3,7 @@
 //! windows through each cell, the board's symmetries and Zobrist keys as
 //! seen through each of them.
 
-use crate::rules::{window_masks, Geometry};
+use crate::rules::{splitmix64, window_masks, Geometry};
 
 /// The largest board the solver takes, in cells: one `u64` holds a board.
 pub const MAX_CELLS: usize = 64;
@@ -39,15 +39,6 @@ pub struct Shape {
     /// `keys[i][s][p]`: the Zobrist key of a stone of player `p` on cell `i`
     /// as seen through symmetry `s`.
     keys: Vec<[[u64; 2]; 8]>,
-}
-
-/// SplitMix64: a fixed, well-mixed source of Zobrist keys.
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl Shape {
@@ -86,26 +77,14 @@ impl Shape {
             through.push((start, through_ids.len() as u16));
         }
 
-        let (lr, lc) = (rows - 1, cols - 1);
-        type Map = fn(usize, usize, usize, usize) -> (usize, usize);
-        let maps: [Map; 8] = [
-            |r, c, _, _| (r, c),
-            |r, c, lr, _| (lr - r, c),
-            |r, c, _, lc| (r, lc - c),
-            |r, c, lr, lc| (lr - r, lc - c),
-            |r, c, _, _| (c, r),
-            |r, c, lr, lc| (lc - c, lr - r),
-            |r, c, lr, _| (c, lr - r),
-            |r, c, _, lc| (lc - c, r),
-        ];
-        let symmetries = if rows == cols { 8 } else { 4 };
-        let images: Vec<[u8; MAX_CELLS]> = maps[..symmetries]
+        let maps = geometry.symmetries();
+        let symmetries = maps.len();
+        let images: Vec<[u8; MAX_CELLS]> = maps
             .iter()
             .map(|map| {
                 let mut image = [0u8; MAX_CELLS];
-                for (i, slot) in image.iter_mut().enumerate().take(cells) {
-                    let (r, c) = map(i / cols, i % cols, lr, lc);
-                    *slot = (r * cols + c) as u8;
+                for (slot, &j) in image.iter_mut().zip(map) {
+                    *slot = j as u8;
                 }
                 image
             })
