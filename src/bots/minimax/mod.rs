@@ -17,7 +17,8 @@
 //!   nodes and always answers with the last completed (or partial) iteration's
 //!   best move before `movetime` runs out.
 //! - **Solved where the solver finishes.** On boards of up to 64 cells the
-//!   exact [`crate::solver`] gets the first half of the move's time: when it
+//!   exact [`crate::solver`] gets the first half of the move's time (a
+//!   quarter beyond 36 cells): when it
 //!   proves the position, the bot never leaves the proved value (the
 //!   quickest win, the slowest loss) and, among the moves that keep it,
 //!   prefers the one that gives a fallible opponent the most chances to go
@@ -37,7 +38,7 @@ mod table;
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
 use crate::rules::{Board, Cell, Geometry};
 use crate::solver::{Budget, Solver, Value};
-use layout::Layout;
+use layout::{Layout, FULL_WIDTH_AREA};
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
 use search::Search;
@@ -216,18 +217,27 @@ impl Bot for Minimax {
             .deadline()
             .checked_sub(safety_margin(limits.movetime))
             .unwrap_or(limits.start);
-        let start = limits.start.min(deadline);
-        // No new iteration once half the time is gone: the next one would
-        // most likely not finish.
-        let soft = start + (deadline - start) / 2;
+        let mut start = limits.start.min(deadline);
         let max_depth = self.max_depth;
         // A depth cap asks for the search alone (and replays that the clock
         // plays no part in).
         if max_depth.is_none() && Solver::supports(board.geometry()) {
-            if let Some(cell) = self.solved_choice(board, soft) {
+            // Half the time where the search below is full width (it tries
+            // to solve such boards too), a quarter on larger boards, where
+            // the proof rarely finishes and the search needs the time.
+            let share = if board.geometry().area() <= FULL_WIDTH_AREA {
+                2
+            } else {
+                4
+            };
+            if let Some(cell) = self.solved_choice(board, start + (deadline - start) / share) {
                 return cell;
             }
+            start = Instant::now().min(deadline);
         }
+        // No new iteration once half the time is gone: the next one would
+        // most likely not finish.
+        let soft = start + (deadline - start) / 2;
         self.layout_for(board);
         let (Some(layout), table, rng) = (&self.layout, &mut self.table, &mut self.rng) else {
             return any;
