@@ -127,3 +127,26 @@ fn protocol_solve_and_analyze_leave_the_position_unchanged() {
     assert!(r[17].starts_with("? syntax error"), "{}", r[17]);
     assert_eq!(r[18], "? syntax error: usage: analyze [SECONDS]");
 }
+
+#[test]
+fn ctrl_c_reports_what_is_proved_so_far() {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+        .args(["solve", "7x7", "--k", "5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("kinrow starts");
+    std::thread::sleep(Duration::from_millis(1500));
+    // SAFETY: a signal to our own child.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("value: unknown (interrupted); proved so far: "),
+        "{stdout}"
+    );
+}
