@@ -131,7 +131,7 @@ fn protocol_solve_and_analyze_leave_the_position_unchanged() {
 #[test]
 fn ctrl_c_reports_what_is_proved_so_far() {
     use std::process::{Command, Stdio};
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+    let child = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
         .args(["solve", "7x7", "--k", "5"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
