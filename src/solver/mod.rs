@@ -230,6 +230,7 @@ pub const DEFAULT_TABLE_MIB: usize = 64;
 pub struct Solver {
     shape: Option<Shape>,
     table: Table,
+    table_mib: usize,
 }
 
 impl Solver {
@@ -238,7 +239,13 @@ impl Solver {
         Solver {
             shape: None,
             table: Table::with_mib(table_mib),
+            table_mib,
         }
+    }
+
+    /// The table size asked for, in MiB.
+    pub fn table_mib(&self) -> usize {
+        self.table_mib
     }
 
     /// Whether the solver takes boards of this shape (up to 64 cells).

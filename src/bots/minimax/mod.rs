@@ -117,8 +117,15 @@ pub struct Minimax {
     memo_shape: Option<Geometry>,
 }
 
-/// Table size of the bot's solver, in MiB.
-const SOLVER_MIB: usize = 32;
+/// Table size of the bot's solver for a board, in MiB: small boards need
+/// little (and a new game wipes the table).
+fn solver_mib(g: Geometry) -> usize {
+    match g.area() {
+        0..=16 => 1,
+        17..=30 => 8,
+        _ => 32,
+    }
+}
 
 impl Minimax {
     /// A searcher with its generator seeded.
@@ -150,7 +157,11 @@ impl Minimax {
     /// analysis of every move does not finish in time. `None` when the
     /// position is not proved (or the board is too large).
     pub fn proven_choices(&mut self, board: &Board, until: Option<Instant>) -> Option<Vec<Cell>> {
-        let solver = self.solver.get_or_insert_with(|| Solver::new(SOLVER_MIB));
+        let mib = solver_mib(board.geometry());
+        if self.solver.as_ref().is_none_or(|s| s.table_mib() != mib) {
+            self.solver = Some(Solver::new(mib));
+        }
+        let solver = self.solver.as_mut().expect("just made");
         let report = solver.solve(board, Budget::until_maybe(until)).ok()?;
         let (value, best) = (report.value?, report.best?);
         self.report = SearchReport {
@@ -278,10 +289,11 @@ impl Bot for Minimax {
 
     fn new_game(&mut self) {
         self.table.clear();
+        // Timing decides what the solver proves in a move, so its table goes
+        // with the game; the expected scores are exact and stay.
         if let Some(solver) = self.solver.as_mut() {
             solver.clear();
         }
-        self.memo.clear();
         self.report = SearchReport::default();
     }
 

@@ -113,7 +113,10 @@ impl<'a> Expectation<'a> {
             let n = moves.len() as f64;
             moves.into_iter().map(|m| self.after(board, m)).sum::<f64>() / n
         };
-        self.memo.insert(key, e);
+        // A result that missed the deadline somewhere below is void.
+        if !self.stopped {
+            self.memo.insert(key, e);
+        }
         e
     }
 
