@@ -6,6 +6,7 @@
 //! - [`protocol`]: the GTP-framed line protocol and the engine loop.
 //! - [`client`]: one engine process driven over its pipes, with deadlines.
 //! - [`referee`]: tournaments between engine processes, with statistics.
+//! - [`serve`]: `kinrow serve`, the page to play in a browser, a protocol client.
 
 pub mod bots;
 pub mod cli;
@@ -14,3 +15,4 @@ pub mod play;
 pub mod protocol;
 pub mod referee;
 pub mod rules;
+pub mod serve;

@@ -8,6 +8,7 @@ use kinrow::bots::BotKind;
 use kinrow::cli::ShapeArgs;
 use kinrow::play::PlayArgs;
 use kinrow::protocol::{Engine, EngineConfig};
+use kinrow::serve::ServeArgs;
 use std::process::ExitCode;
 
 const PROTOCOL_SUMMARY: &str = "\
@@ -41,6 +42,8 @@ struct Cli {
 enum Command {
     /// Play in the terminal: people against people, bots or any engine.
     Play(PlayArgs),
+    /// Play in the browser: a local web page, served by this program.
+    Serve(ServeArgs),
 }
 
 fn parse_bot(s: &str) -> Result<BotKind, String> {
@@ -81,6 +84,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     if let Some(Command::Play(args)) = cli.command {
         checked(&args.shape);
         return kinrow::play::run(args);
+    }
+    if let Some(Command::Serve(args)) = cli.command {
+        return kinrow::serve::run(args);
     }
     let geometry = checked(&cli.shape);
     let config = EngineConfig {

@@ -201,41 +201,82 @@ fn restart_failed(entrants: &mut [Entrant; 2], options: &Options) -> anyhow::Res
 
 /// Starts the engine of one entrant.
 fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
-    let argv = match &entrant.spec {
-        SeatSpec::Human => anyhow::bail!("a person has no engine"),
-        SeatSpec::Bot(bot) => {
-            let mut argv = vec![
-                options.engine_program.to_string_lossy().into_owned(),
-                "--bot".to_string(),
-                bot.to_string(),
-                "--seed".to_string(),
-                entrant.seed.to_string(),
-            ];
-            if let Some(ms) = options.movetime {
-                argv.extend(["--movetime".to_string(), ms.to_string()]);
-            }
-            argv
-        }
-        SeatSpec::Engine(argv) => argv.clone(),
-    };
     interrupt::install();
-    let process = match EngineProcess::spawn(&argv, StderrTo::Discard) {
-        Ok(process) => process,
-        // The client's own wording already begins "cannot start".
-        Err(ClientError::Spawn(e)) => {
-            anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv))
-        }
-        Err(e) => anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv)),
+    let launch = Launch {
+        program: &options.engine_program,
+        seed: entrant.seed,
+        movetime: options.movetime,
+        timeout: options.timeout,
+        cancel: None,
     };
-    // The wait covers the thinking time asked for, on top of the timeout.
-    let timeout = options.timeout + Duration::from_millis(options.movetime.unwrap_or(0));
-    let mut seat = EngineSeat::new(Box::new(process), timeout);
-    if let (SeatSpec::Engine(_), Some(ms)) = (&entrant.spec, options.movetime) {
-        // Not every engine has this option; one that refuses it plays at its
-        // own pace.
-        let _ = seat.set_option("movetime", &ms.to_string());
+    launch.start(&entrant.spec)
+}
+
+/// How a seat's engine is started: the same for `kinrow play` and the
+/// browser sessions of `kinrow serve`.
+pub struct Launch<'a> {
+    /// The `kinrow` program that runs the built-in bots.
+    pub program: &'a std::path::Path,
+    /// Seed of a built-in bot.
+    pub seed: u64,
+    /// Time per move in milliseconds: a bot's `--movetime`, told to other
+    /// engines with `set movetime` (`None`: the engine's default).
+    pub movetime: Option<u64>,
+    /// Longest wait for any answer, on top of the movetime.
+    pub timeout: Duration,
+    /// A flag that, once raised, cuts every wait for this engine short.
+    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
+}
+
+impl Launch<'_> {
+    /// The program and arguments that play `spec` (`None` for a person).
+    /// A built-in bot is the `kinrow` program started as `--bot NAME`.
+    pub fn argv(&self, spec: &SeatSpec) -> Option<Vec<String>> {
+        match spec {
+            SeatSpec::Human => None,
+            SeatSpec::Bot(bot) => {
+                let mut argv = vec![
+                    self.program.to_string_lossy().into_owned(),
+                    "--bot".to_string(),
+                    bot.to_string(),
+                    "--seed".to_string(),
+                    self.seed.to_string(),
+                ];
+                if let Some(ms) = self.movetime {
+                    argv.extend(["--movetime".to_string(), ms.to_string()]);
+                }
+                Some(argv)
+            }
+            SeatSpec::Engine(argv) => Some(argv.clone()),
+        }
     }
-    Ok(seat)
+
+    /// Starts the engine that plays `spec`.
+    pub fn start(&self, spec: &SeatSpec) -> anyhow::Result<EngineSeat> {
+        let Some(argv) = self.argv(spec) else {
+            anyhow::bail!("a person has no engine");
+        };
+        let mut process = match EngineProcess::spawn(&argv, StderrTo::Discard) {
+            Ok(process) => process,
+            // The client's own wording already begins "cannot start".
+            Err(ClientError::Spawn(e)) => {
+                anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv))
+            }
+            Err(e) => anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv)),
+        };
+        if let Some(flag) = &self.cancel {
+            process.set_cancel(flag.clone());
+        }
+        // The wait covers the thinking time asked for, on top of the timeout.
+        let timeout = self.timeout + Duration::from_millis(self.movetime.unwrap_or(0));
+        let mut seat = EngineSeat::new(Box::new(process), timeout);
+        if let (SeatSpec::Engine(_), Some(ms)) = (spec, self.movetime) {
+            // Not every engine has this option; one that refuses it plays at
+            // its own pace.
+            let _ = seat.set_option("movetime", &ms.to_string());
+        }
+        Ok(seat)
+    }
 }
 
 /// An engine command line as it could be typed again, safe to print.

@@ -1,0 +1,477 @@
+//! One browser tab's game, answering kinrow's line protocol.
+//!
+//! To the page the session is an engine like any other: `newgame`, `move`,
+//! `genmove`, `undo`, `status`, `show`, `legal` mean what they mean to
+//! `kinrow`, with the same replies and the same errors, because an
+//! in-process [`Engine`] (the arbiter) answers them over the session's one
+//! board. Two commands of its own say who plays: `seat X|O …` and `players`.
+//!
+//! `genmove` asks the engine process that plays the side to move — a
+//! built-in bot (`kinrow --bot NAME`) or an engine the server's command line
+//! named — through the same [`EngineSeat`] that `kinrow play` uses. Before
+//! each `genmove` the engine is brought to the board's position (new game,
+//! moves, undos: whatever changed since it last looked), and the move it
+//! answers is played on the arbiter, which refuses it if it is illegal. An
+//! engine that fails is killed; the next `genmove` starts it again and
+//! replays the game, so the game goes on.
+
+use crate::bots::BotKind;
+use crate::play::engine::{EngineFault, EngineSeat};
+use crate::play::session::Launch;
+use crate::play::setup::SeatSpec;
+use crate::protocol::{
+    parse_line, preprocess, write_response, Command, Engine, EngineConfig, ErrorKind, Parsed,
+    ProtocolError,
+};
+use crate::rules::{clip, Board, Player};
+use std::fmt;
+use std::path::PathBuf;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// What the server's command line lets the page start.
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    /// The `kinrow` program that runs the built-in bots.
+    pub program: PathBuf,
+    /// Engines by name, each with its command (argument vector).
+    pub engines: Vec<(String, Vec<String>)>,
+    /// Longest wait for an engine answer, on top of its movetime.
+    pub timeout: Duration,
+}
+
+/// Longest time per move a page may ask for, in milliseconds.
+pub const MAX_MOVETIME_MS: u64 = 60_000;
+
+/// The commands a session answers, in `list_commands` order.
+pub const COMMANDS: [&str; 15] = [
+    "newgame",
+    "move",
+    "genmove",
+    "undo",
+    "status",
+    "show",
+    "legal",
+    "seat",
+    "players",
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "list_commands",
+    "quit",
+];
+
+/// Who plays a side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Who {
+    Person,
+    Bot(BotKind),
+    /// An engine of the catalog, by name.
+    Engine(String),
+}
+
+/// A side's player as the page chose it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Choice {
+    who: Who,
+    /// Milliseconds per move (bots and engines).
+    movetime: Option<u64>,
+}
+
+impl Choice {
+    const PERSON: Choice = Choice {
+        who: Who::Person,
+        movetime: None,
+    };
+
+    /// How messages name it.
+    fn label(&self) -> String {
+        match &self.who {
+            Who::Person => "a person".to_string(),
+            Who::Bot(bot) => bot.to_string(),
+            Who::Engine(name) => name.clone(),
+        }
+    }
+}
+
+/// A failed request: a protocol failure, or one of the session's own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Failure {
+    /// With the protocol's prefixes (`illegal move`, `syntax error`, …).
+    Protocol(ProtocolError),
+    /// `engine error: …`: the engine of a seat failed; it has been stopped
+    /// and the next `genmove` starts it again.
+    Engine(String),
+    /// `no engine: …`: `genmove` when a person is to move.
+    NoEngine(String),
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Failure::Protocol(e) => e.fmt(f),
+            Failure::Engine(text) => write!(f, "engine error: {text}"),
+            Failure::NoEngine(text) => write!(f, "no engine: {text}"),
+        }
+    }
+}
+
+impl From<ProtocolError> for Failure {
+    fn from(e: ProtocolError) -> Failure {
+        Failure::Protocol(e)
+    }
+}
+
+/// What handling one line produced.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Reply {
+    /// The framed response (`=…` or `?…`, with its empty line); `None` for
+    /// a blank line or a comment.
+    pub text: Option<String>,
+    /// `quit`: close after the reply.
+    pub close: bool,
+}
+
+impl Reply {
+    /// A failure reply without an id saying `text`.
+    pub fn failure(text: &str) -> Reply {
+        Reply {
+            text: Some(format!("? {text}\n\n")),
+            close: false,
+        }
+    }
+}
+
+/// An engine process and the game it has been told of.
+struct Follower {
+    seat: EngineSeat,
+    /// Its board as far as we know; `None` before its first `newgame`.
+    game: Option<Board>,
+}
+
+impl Follower {
+    /// Brings the engine to `target`: a new game, or undos back to where
+    /// the games part and the moves since.
+    fn sync(&mut self, target: &Board) -> Result<(), EngineFault> {
+        let same_shape = self
+            .game
+            .as_ref()
+            .filter(|g| g.geometry() == target.geometry());
+        let Some(game) = same_shape else {
+            self.game = None;
+            self.seat.replay(target)?;
+            self.game = Some(target.clone());
+            return Ok(());
+        };
+        let common = game
+            .moves()
+            .zip(target.moves())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let back = game.ply() - common;
+        self.game = None;
+        if back > 0 {
+            let mut prefix = target.clone();
+            while prefix.ply() > common {
+                prefix.undo();
+            }
+            self.seat.take_back(back, &prefix)?;
+        }
+        for cell in target.moves().skip(common) {
+            self.seat.tell(cell)?;
+        }
+        self.game = Some(target.clone());
+        Ok(())
+    }
+}
+
+/// One side: who plays it and, for an engine, its process once started.
+struct Seat {
+    choice: Choice,
+    engine: Option<Follower>,
+}
+
+/// A browser tab's game: the arbiter's board and the two seats.
+pub struct Session {
+    arbiter: Engine,
+    seats: [Seat; 2],
+    catalog: Arc<Catalog>,
+    cancel: Arc<AtomicBool>,
+    seeds: [u64; 2],
+}
+
+impl Session {
+    /// A session on an empty 3x3 board with a person on each side. Raising
+    /// `cancel` cuts every wait for an engine short (the tab is gone).
+    pub fn new(catalog: Arc<Catalog>, cancel: Arc<AtomicBool>) -> Session {
+        let seed: u64 = rand::random_range(1..1_000_000_000);
+        Session {
+            arbiter: Engine::new(EngineConfig {
+                // Never asked to move: genmove goes to the seats.
+                bot: BotKind::Random,
+                ..EngineConfig::default()
+            }),
+            seats: [Player::X, Player::O].map(|_| Seat {
+                choice: Choice::PERSON,
+                engine: None,
+            }),
+            catalog,
+            cancel,
+            seeds: [seed, seed + 1],
+        }
+    }
+
+    /// The game as the session has it.
+    pub fn board(&self) -> &Board {
+        self.arbiter.board()
+    }
+
+    /// Answers one request line.
+    pub fn handle(&mut self, line: &str) -> Reply {
+        let (id, result, close) = match parse_line(line.as_bytes()) {
+            Parsed::Nothing => {
+                return Reply {
+                    text: None,
+                    close: false,
+                }
+            }
+            Parsed::Error(id, e) if e.kind == ErrorKind::UnknownCommand => {
+                (id, self.own_command(line, e), false)
+            }
+            Parsed::Error(id, e) => (id, Err(Failure::Protocol(e)), false),
+            Parsed::Request(request) => {
+                let close = request.command == Command::Quit;
+                (request.id, self.answer(request.command), close)
+            }
+        };
+        let mut text = Vec::new();
+        // Writing to a Vec can't fail.
+        let _ = write_response(&mut text, id, &result);
+        Reply {
+            text: Some(String::from_utf8_lossy(&text).into_owned()),
+            close,
+        }
+    }
+
+    /// A protocol command, answered by the arbiter or the seats.
+    fn answer(&mut self, command: Command) -> Result<String, Failure> {
+        match command {
+            Command::GenMove => self.genmove(),
+            Command::Quit => Ok(String::new()),
+            Command::ListCommands => Ok(COMMANDS.join("\n")),
+            Command::KnownCommand(name) => Ok(COMMANDS.contains(&name.as_str()).to_string()),
+            Command::Set { .. } => Err(Failure::Protocol(ProtocolError::new(
+                ErrorKind::InvalidOption,
+                "a page's session has no options; say who plays with `seat`",
+            ))),
+            command @ (Command::NewGame(_)
+            | Command::Move { .. }
+            | Command::Undo
+            | Command::Status
+            | Command::Show
+            | Command::Legal
+            | Command::ProtocolVersion
+            | Command::Name
+            | Command::Version) => self.arbiter.respond(command).map_err(Failure::Protocol),
+            // Anything the engine protocol gains later is not the page's to
+            // run on the server until the session says so.
+            #[allow(unreachable_patterns)]
+            _ => Err(Failure::Protocol(ProtocolError::new(
+                ErrorKind::UnknownCommand,
+                "not available in a page's session",
+            ))),
+        }
+    }
+
+    /// `seat` and `players`, which only a session knows.
+    fn own_command(&mut self, line: &str, unknown: ProtocolError) -> Result<String, Failure> {
+        let clean = preprocess(line.as_bytes());
+        let mut words = clean.split(' ').filter(|w| !w.is_empty()).peekable();
+        if words
+            .peek()
+            .is_some_and(|w| w.bytes().all(|b| b.is_ascii_digit()))
+        {
+            words.next();
+        }
+        let name = words.next().unwrap_or("");
+        let args: Vec<&str> = words.collect();
+        let syntax = |m: &str| Failure::Protocol(ProtocolError::new(ErrorKind::Syntax, m));
+        match name {
+            "seat" => self.seat(&args),
+            "players" if args.is_empty() => Ok(self.players()),
+            "players" => Err(syntax("usage: players")),
+            _ => Err(Failure::Protocol(unknown)),
+        }
+    }
+
+    /// `players`: every choice of `seat`, one per line.
+    fn players(&self) -> String {
+        let mut lines = vec!["human".to_string()];
+        lines.extend(BotKind::ALL.iter().map(|b| format!("bot {b}")));
+        lines.extend(
+            self.catalog
+                .engines
+                .iter()
+                .map(|(n, _)| format!("engine {n}")),
+        );
+        lines.join("\n")
+    }
+
+    /// `seat X|O human`, `seat X|O bot NAME [MS]`, `seat X|O engine NAME [MS]`.
+    fn seat(&mut self, args: &[&str]) -> Result<String, Failure> {
+        const USAGE: &str = "usage: seat X|O human | bot NAME [MOVETIME] | engine NAME [MOVETIME]";
+        let syntax = || Failure::Protocol(ProtocolError::new(ErrorKind::Syntax, USAGE));
+        let option = |m: String| Failure::Protocol(ProtocolError::new(ErrorKind::InvalidOption, m));
+        let (side, kind, rest) = match args {
+            [side, kind, rest @ ..] => (side, *kind, rest),
+            _ => return Err(syntax()),
+        };
+        let side: Player = side.parse().map_err(|_| syntax())?;
+        let (who, movetime) = match (kind, rest) {
+            ("human", []) => (Who::Person, None),
+            ("bot" | "engine", [name, more @ ..]) if more.len() <= 1 => {
+                let who = if kind == "bot" {
+                    Who::Bot(
+                        name.parse()
+                            .map_err(|e: crate::bots::UnknownBot| option(e.to_string()))?,
+                    )
+                } else if self.catalog.engines.iter().any(|(n, _)| n == name) {
+                    Who::Engine(name.to_string())
+                } else {
+                    let names: Vec<&str> = self
+                        .catalog
+                        .engines
+                        .iter()
+                        .map(|(n, _)| n.as_str())
+                        .collect();
+                    return Err(option(if names.is_empty() {
+                        format!(
+                            "no engine named '{}': this server offers none (start it with \
+                             --engine NAME=COMMAND)",
+                            clip(name)
+                        )
+                    } else {
+                        format!(
+                            "no engine named '{}' (this server offers: {})",
+                            clip(name),
+                            names.join(", ")
+                        )
+                    }));
+                };
+                let movetime = match more.first() {
+                    None => None,
+                    Some(ms) => Some(
+                        ms.parse::<u64>()
+                            .ok()
+                            .filter(|ms| (1..=MAX_MOVETIME_MS).contains(ms))
+                            .ok_or_else(|| {
+                                option(format!(
+                                    "movetime '{}' is not a number of milliseconds from 1 to \
+                                     {MAX_MOVETIME_MS}",
+                                    clip(ms)
+                                ))
+                            })?,
+                    ),
+                };
+                (who, movetime)
+            }
+            _ => return Err(syntax()),
+        };
+        let choice = Choice { who, movetime };
+        let seat = &mut self.seats[side.index()];
+        if seat.choice == choice {
+            return Ok(String::new());
+        }
+        seat.choice = choice;
+        // The old engine goes (killed on drop); the new one starts now, so
+        // that a program that can't start says so at once.
+        seat.engine = None;
+        if self.seats[side.index()].choice.who != Who::Person {
+            self.start_engine(side)?;
+        }
+        Ok(String::new())
+    }
+
+    /// Starts the engine of `side` if it is not running.
+    fn start_engine(&mut self, side: Player) -> Result<&mut Follower, Failure> {
+        let i = side.index();
+        if self.seats[i].engine.is_none() {
+            let choice = &self.seats[i].choice;
+            let spec = match &choice.who {
+                Who::Person => {
+                    return Err(Failure::NoEngine(format!(
+                        "{side} is played by a person; send their move with `move R C`"
+                    )))
+                }
+                Who::Bot(bot) => SeatSpec::Bot(*bot),
+                Who::Engine(name) => {
+                    let argv = self
+                        .catalog
+                        .engines
+                        .iter()
+                        .find(|(n, _)| n == name)
+                        .map(|(_, argv)| argv.clone())
+                        .unwrap_or_default();
+                    SeatSpec::Engine(argv)
+                }
+            };
+            let launch = Launch {
+                program: &self.catalog.program,
+                seed: self.seeds[i],
+                movetime: choice.movetime,
+                timeout: self.catalog.timeout,
+                cancel: Some(Arc::clone(&self.cancel)),
+            };
+            let seat = launch.start(&spec).map_err(|e| {
+                eprintln!("kinrow serve: {e:#}");
+                Failure::Engine(format!(
+                    "the engine playing {side} ({}) could not be started: {}",
+                    choice.label(),
+                    e.root_cause()
+                ))
+            })?;
+            self.seats[i].engine = Some(Follower { seat, game: None });
+        }
+        Ok(self.seats[i].engine.as_mut().expect("started above"))
+    }
+
+    /// `genmove`: the engine of the side to move chooses; the arbiter checks
+    /// and plays its move.
+    fn genmove(&mut self) -> Result<String, Failure> {
+        let board = self.arbiter.board().clone();
+        if let Some(outcome) = board.outcome() {
+            return Err(Failure::Protocol(ProtocolError::new(
+                ErrorKind::GameOver,
+                format!("the game is over ({outcome})"),
+            )));
+        }
+        let side = board.to_move();
+        let label = self.seats[side.index()].choice.label();
+        let follower = self.start_engine(side)?;
+        let chosen = follower.sync(&board).and_then(|()| follower.seat.genmove());
+        let fault = match chosen {
+            Ok(cell) => match self.arbiter.respond(Command::Move {
+                row: cell.row as u32 + 1,
+                col: cell.col as u32 + 1,
+            }) {
+                Ok(_) => {
+                    let engine = self.seats[side.index()].engine.as_mut();
+                    if let Some(game) = engine.and_then(|f| f.game.as_mut()) {
+                        // The engine played it on its own board.
+                        let _ = game.try_play(cell);
+                    }
+                    return Ok(cell.to_string());
+                }
+                Err(e) => format!("played {cell}, which is illegal: {}", e.detail),
+            },
+            Err(fault) => fault.to_string(),
+        };
+        // Killed on drop; the next genmove starts it afresh.
+        self.seats[side.index()].engine = None;
+        Err(Failure::Engine(format!(
+            "the engine playing {side} ({label}) {fault}"
+        )))
+    }
+}
