@@ -387,3 +387,48 @@ fn a_tab_that_stops_answering_pings_is_gone() {
     s.wait_for_log("session 1 closed (no heartbeat for 0.6 s)");
     drop(c);
 }
+
+/// The server's memory with one session and with the most it allows, each
+/// with a minimax engine that has played a move (printed; run by
+/// scripts/web-figures.sh).
+#[test]
+#[ignore = "a measurement; run scripts/web-figures.sh"]
+fn server_memory() {
+    fn status(pid: u32) -> (u64, u64) {
+        let text = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+        let field = |name: &str| {
+            text.lines()
+                .find(|l| l.starts_with(name))
+                .and_then(|l| l.split_whitespace().nth(1))
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0)
+        };
+        (field("VmRSS:"), field("Threads:"))
+    }
+    let max = 8;
+    let s = Served::start(&["--max-sessions", &max.to_string()]);
+    let server = s.pid();
+    let show = |label: &str| {
+        let (rss, threads) = status(server);
+        let engines: u64 = s.engines().iter().map(|&p| status(p).0).sum();
+        println!(
+            "{label}: server RSS {:.1} MiB, {threads} threads; its engines {:.1} MiB in all",
+            rss as f64 / 1024.0,
+            engines as f64 / 1024.0
+        );
+    };
+    show("no session");
+    let mut clients = Vec::new();
+    for n in 1..=max {
+        let mut c = s.connect();
+        assert_eq!(c.ask("newgame 15 15 5"), "=");
+        assert_eq!(c.ask("seat O bot minimax 100"), "=");
+        assert_eq!(c.ask("move 8 8"), "=");
+        assert!(c.ask("genmove").starts_with("= "));
+        clients.push(c);
+        if n == 1 || n == max {
+            std::thread::sleep(Duration::from_millis(200));
+            show(&format!("{n} session{}", if n == 1 { "" } else { "s" }));
+        }
+    }
+}

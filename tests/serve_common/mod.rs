@@ -65,6 +65,11 @@ impl Served {
         Served { child, host, log }
     }
 
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The page's URL.
     pub fn url(&self) -> String {
         format!("http://{}/", self.host)

@@ -73,7 +73,8 @@ function readSeat(side) {
   if (value !== "human" && !(movetime >= 1 && movetime <= 60000)) {
     throw new Error(`The time per move for ${side} must be from 1 to 60000 ms.`);
   }
-  return { value, movetime, label: select.selectedOptions[0].textContent };
+  const option = select.selectedOptions[0];
+  return { value, movetime, label: option.dataset.label ?? option.textContent };
 }
 
 function seatLine(side, seat) {
@@ -105,6 +106,7 @@ function fillPlayers(text) {
       } else if (kind === "bot" || kind === "engine") {
         option.value = `${kind}:${name}`;
         option.textContent = kind === "bot" ? `${name} (bot)` : `${name} (engine)`;
+        option.dataset.label = name;
       } else continue;
       select.append(option);
     }
@@ -135,7 +137,8 @@ function updateScoreFor(shape, seats) {
   score.key = `${shapeKey}|${[x, o].sort().join("|")}`;
   score.names = [x, o];
   score.labels = [seats.X.label, seats.O.label];
-  if (score.labels[0] === score.labels[1]) score.labels = score.labels.map((l, i) => `${l} #${i + 1}`);
+  if (x === "human" && o === "human") score.labels = ["Player 1", "Player 2"];
+  else if (score.labels[0] === score.labels[1]) score.labels = score.labels.map((l, i) => `${l} #${i + 1}`);
   score.wins = [0, 0];
   score.draws = 0;
   score.aIsX = true;
@@ -194,6 +197,9 @@ function render() {
   else phrase = `${who(status.toMove)} to move`;
   el.textContent = phrase;
   el.dataset.thinking = game.thinking ? "true" : "false";
+  // For tools: true while a request that changes the game is out.
+  el.dataset.busy = game.busy || game.thinking ? "true" : "false";
+  el.dataset.game = game.gen;
 
   if (game.board && status) {
     game.board.setMoves(game.moves);
@@ -214,7 +220,8 @@ function render() {
       return item;
     }),
   );
-  list.lastElementChild?.scrollIntoView({ block: "nearest" });
+  // The newest move in sight, scrolling the list only (never the page).
+  list.scrollTop = list.scrollHeight;
 
   const watching = game.seats && !isPerson("X") && !isPerson("O");
   $("watch").hidden = !watching;

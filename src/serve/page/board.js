@@ -21,6 +21,7 @@ export class Board {
     this.focus = [Math.ceil(rows / 2), Math.ceil(cols / 2)];
     this.last = null;
     this.line = [];
+    this.stones = new Map(); // "r,c" -> "X" | "O"
 
     const grid = document.createElement("div");
     grid.className = "board";
@@ -63,15 +64,22 @@ export class Board {
 
     if (onPlay) {
       grid.addEventListener("click", (event) => {
+        // Mouse, touch, and Enter or Space on a focused cell (buttons
+        // click on those keys by themselves).
         const cell = event.target.closest(".cell");
-        // A click made by Enter or Space (detail 0) was handled as a key.
-        if (!cell || event.detail === 0) return;
+        if (!cell) return;
         const r = Number(cell.dataset.row);
         const c = Number(cell.dataset.col);
         this.moveFocus(r, c, false);
         onPlay(r, c);
       });
       grid.addEventListener("keydown", (event) => this.key(event));
+      // However a cell got the focus (Tab, a click, a screen reader), the
+      // arrow keys go on from there.
+      grid.addEventListener("focusin", (event) => {
+        const cell = event.target.closest(".cell");
+        if (cell) this.moveFocus(Number(cell.dataset.row), Number(cell.dataset.col), false);
+      });
     } else {
       grid.classList.add("readonly");
     }
@@ -90,6 +98,8 @@ export class Board {
 
   /** Puts a stone of `side` ("X" or "O") on a cell, or clears it (`null`). */
   setStone(r, c, side) {
+    const key = `${r},${c}`;
+    if ((this.stones.get(key) ?? null) === side) return;
     const cell = this.cell(r, c);
     cell.replaceChildren();
     if (side) {
@@ -97,14 +107,19 @@ export class Board {
       stone.className = "stone";
       stone.dataset.stone = side;
       cell.append(stone);
+      this.stones.set(key, side);
+    } else {
+      this.stones.delete(key);
     }
     this.label(cell, side);
   }
 
-  /** Draws exactly these moves, [{row, col, side}], in order; the last is marked. */
+  /** Draws exactly these moves, [{row, col, side}]; the last is marked.
+   * Only the cells that change are touched, so a 32x32 board stays cheap. */
   setMoves(moves) {
-    for (const row of this.cells) for (const cell of row) {
-      if (cell.firstChild) this.setStone(Number(cell.dataset.row), Number(cell.dataset.col), null);
+    const wanted = new Map(moves.map((m) => [`${m.row},${m.col}`, m.side]));
+    for (const key of [...this.stones.keys()]) {
+      if (!wanted.has(key)) this.setStone(...key.split(",").map(Number), null);
     }
     for (const m of moves) this.setStone(m.row, m.col, m.side);
     const last = moves[moves.length - 1];
@@ -148,7 +163,8 @@ export class Board {
     if (focus) cell.focus();
   }
 
-  /** Arrow keys move, Home/End go to the row's ends, Enter or Space plays. */
+  /** Arrow keys move, Home/End go to the row's ends, PageUp/PageDown to
+   * the column's (Enter and Space click the focused cell). */
   key(event) {
     const [r, c] = this.focus;
     const moves = {
@@ -164,9 +180,6 @@ export class Board {
     if (moves[event.key]) {
       event.preventDefault();
       this.moveFocus(...moves[event.key]);
-    } else if (event.key === "Enter" || event.key === " ") {
-      event.preventDefault();
-      this.onPlay(r, c);
     }
   }
 }
