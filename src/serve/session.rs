@@ -475,3 +475,154 @@ impl Session {
         )))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::client::Response;
+    use crate::play::engine::Link;
+    use crate::rules::{Cell, Geometry, Rule};
+    use std::cell::RefCell;
+    use std::rc::Rc;
+
+    /// An engine that records what it is told and refuses `undo` when asked.
+    struct Recorder {
+        log: Rc<RefCell<Vec<String>>>,
+        knows_undo: bool,
+    }
+
+    impl Link for Recorder {
+        fn request(&mut self, line: &str, _: Duration) -> Result<Response, String> {
+            self.log.borrow_mut().push(line.to_string());
+            let success = self.knows_undo || line != "undo";
+            Ok(Response {
+                success,
+                id: None,
+                text: String::new(),
+            })
+        }
+    }
+
+    fn follower(knows_undo: bool) -> (Follower, Rc<RefCell<Vec<String>>>) {
+        let log = Rc::new(RefCell::new(Vec::new()));
+        let link = Recorder {
+            log: Rc::clone(&log),
+            knows_undo,
+        };
+        let seat = EngineSeat::new(Box::new(link), Duration::from_secs(1));
+        (Follower { seat, game: None }, log)
+    }
+
+    fn board(geometry: Geometry, moves: &[(u8, u8)]) -> Board {
+        let mut b = Board::new(geometry);
+        for &(r, c) in moves {
+            b.try_play(Cell::new(r - 1, c - 1)).unwrap();
+        }
+        b
+    }
+
+    fn drain(log: &Rc<RefCell<Vec<String>>>) -> Vec<String> {
+        std::mem::take(&mut *log.borrow_mut())
+    }
+
+    #[test]
+    fn an_engine_is_told_only_what_changed() {
+        let ttt = Geometry::TIC_TAC_TOE;
+        let (mut f, log) = follower(true);
+        f.sync(&board(ttt, &[(2, 2), (1, 1)])).unwrap();
+        assert_eq!(drain(&log), ["newgame 3 3 3 free", "move 2 2", "move 1 1"]);
+        f.sync(&board(ttt, &[(2, 2), (1, 1), (3, 3)])).unwrap();
+        assert_eq!(drain(&log), ["move 3 3"]);
+        f.sync(&board(ttt, &[(2, 2), (1, 1), (3, 3)])).unwrap();
+        assert!(drain(&log).is_empty());
+        // Two moves taken back and another played.
+        f.sync(&board(ttt, &[(2, 2), (1, 2)])).unwrap();
+        assert_eq!(drain(&log), ["undo", "undo", "move 1 2"]);
+        // A new game on another board.
+        let gomoku = Geometry::new(15, 15, 5, Rule::Exact).unwrap();
+        f.sync(&board(gomoku, &[(8, 8)])).unwrap();
+        assert_eq!(drain(&log), ["newgame 15 15 5 exact", "move 8 8"]);
+        // The same shape, a new game: undos back to the empty board.
+        f.sync(&board(gomoku, &[])).unwrap();
+        assert_eq!(drain(&log), ["undo"]);
+    }
+
+    #[test]
+    fn an_engine_without_undo_is_given_the_game_again() {
+        let ttt = Geometry::TIC_TAC_TOE;
+        let (mut f, log) = follower(false);
+        f.sync(&board(ttt, &[(2, 2), (1, 1), (3, 3)])).unwrap();
+        drain(&log);
+        f.sync(&board(ttt, &[(2, 2), (1, 3)])).unwrap();
+        assert_eq!(
+            drain(&log),
+            ["undo", "newgame 3 3 3 free", "move 2 2", "move 1 3"]
+        );
+    }
+
+    fn session(engines: &[(&str, &[&str])]) -> Session {
+        let catalog = Catalog {
+            program: PathBuf::from("/nonexistent/kinrow"),
+            engines: engines
+                .iter()
+                .map(|(n, argv)| (n.to_string(), argv.iter().map(|a| a.to_string()).collect()))
+                .collect(),
+            timeout: Duration::from_secs(1),
+        };
+        Session::new(Arc::new(catalog), Arc::new(AtomicBool::new(false)))
+    }
+
+    fn ask(s: &mut Session, line: &str) -> String {
+        s.handle(line).text.unwrap_or_default()
+    }
+
+    #[test]
+    fn two_people_need_no_process() {
+        let mut s = session(&[]);
+        assert_eq!(ask(&mut s, "newgame 3 3 3"), "=\n\n");
+        for m in ["1 1", "2 1", "1 2", "2 2", "1 3"] {
+            assert_eq!(ask(&mut s, &format!("move {m}")), "=\n\n");
+        }
+        assert_eq!(ask(&mut s, "7 status"), "=7 win X 1 1 1 2 1 3\n\n");
+        assert_eq!(
+            ask(&mut s, "move 3 3"),
+            "? illegal move: the game is over\n\n"
+        );
+        assert_eq!(
+            ask(&mut s, "genmove"),
+            "? game over: the game is over (win X 1 1 1 2 1 3)\n\n"
+        );
+        assert_eq!(
+            s.handle("# nothing"),
+            Reply {
+                text: None,
+                close: false
+            }
+        );
+        assert_eq!(
+            s.handle("quit"),
+            Reply {
+                text: Some("=\n\n".into()),
+                close: true
+            }
+        );
+        assert_eq!(s.board().ply(), 5);
+    }
+
+    #[test]
+    fn a_program_that_cannot_start_is_reported_and_kept_for_a_retry() {
+        let mut s = session(&[("ghost", &["/nonexistent/engine"])]);
+        let reply = ask(&mut s, "seat O engine ghost 50");
+        assert!(
+            reply
+                .starts_with("? engine error: the engine playing O (ghost) could not be started: "),
+            "{reply}"
+        );
+        assert_eq!(ask(&mut s, "move 2 2"), "=\n\n");
+        // The seat is still the engine's: genmove tries to start it again.
+        assert!(ask(&mut s, "genmove").contains("(ghost) could not be started"));
+        assert_eq!(ask(&mut s, "status"), "= ongoing O\n\n");
+        assert_eq!(ask(&mut s, "seat O human"), "=\n\n");
+        assert!(ask(&mut s, "genmove").starts_with("? no engine: O is played by a person"));
+    }
+}
