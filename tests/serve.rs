@@ -371,6 +371,35 @@ fn a_closed_tab_has_its_engines_killed_even_mid_search() {
 }
 
 #[test]
+fn an_interrupt_cuts_a_search_short_and_the_game_goes_on() {
+    let s = Served::start(&[
+        "--engine",
+        &engine("silent", "silent"),
+        "--engine",
+        &engine("good", "good"),
+    ]);
+    let mut c = s.connect();
+    assert_eq!(c.ask("seat X engine silent"), "=");
+    let engines = s.wait_for_engines(1);
+    c.send("7 genmove");
+    std::thread::sleep(Duration::from_millis(300));
+    let t = std::time::Instant::now();
+    c.send("# interrupt");
+    let reply = c.next();
+    assert_eq!(
+        reply,
+        "?7 interrupted: the engine playing X (silent) was stopped before it answered\n\n"
+    );
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    wait_gone(&engines, PATIENCE);
+    assert_eq!(c.ask("status"), "= ongoing X");
+    // With no search to cut, it is a comment: no answer, no effect.
+    c.send("# interrupt");
+    assert_eq!(c.ask("seat X engine good"), "=");
+    assert_eq!(c.ask("genmove"), "= 1 1");
+}
+
+#[test]
 fn a_tab_that_stops_answering_pings_is_gone() {
     let s = Served::start(&["--heartbeat", "0.6"]);
     let mut c = s.connect();

@@ -263,6 +263,17 @@ fn gomoku_on_16x16(b: &Browser, s: &Served) {
             .any(|t| t.as_str().unwrap().contains("O (minimax) is thinking")),
         "{seen}"
     );
+    // A long search cut short by New game: the new game is there at once.
+    set_number(b, "#time-O", 30_000);
+    new_game(b);
+    click_cell(b, Cell::new(7, 7));
+    b.wait("O thinking", || {
+        (b.attr("#status", "data-thinking").as_deref() == Some("true")).then_some(())
+    });
+    let t = std::time::Instant::now();
+    new_game(b);
+    assert!(t.elapsed() < Duration::from_secs(10), "{:?}", t.elapsed());
+    assert_eq!(count(b, "[data-stone]"), 0);
 }
 
 fn an_engine_that_dies_mid_game(b: &Browser, s: &Served) {

@@ -28,7 +28,7 @@ use session::{Catalog, Session};
 use std::io::Write;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Duration;
@@ -341,16 +341,16 @@ fn run_session(ws: socket::Ws, server: &Arc<Server>, slot: SessionSlot) {
             return;
         }
     };
-    let cancel = Arc::new(AtomicBool::new(false));
+    let stop = Arc::new(session::Stop::default());
     let (jobs, inbox) = mpsc::sync_channel::<Job>(MAX_WAITING);
     let catalog = Arc::clone(&server.catalog);
-    let worker_cancel = Arc::clone(&cancel);
+    let worker_stop = Arc::clone(&stop);
     let worker_out = outbox.clone();
     let worker = thread::Builder::new()
         .name(format!("session-{id}"))
         .spawn(move || {
             // Engine handles stay on this thread.
-            let mut session = Session::new(catalog, worker_cancel);
+            let mut session = Session::new(catalog, worker_stop);
             for job in inbox {
                 let reply = match job {
                     Job::Line(line) => session.handle(&line),
@@ -387,6 +387,11 @@ fn run_session(ws: socket::Ws, server: &Arc<Server>, slot: SessionSlot) {
         match incoming {
             socket::Incoming::Text(text) => {
                 for line in text.split('\n') {
+                    // Out of band, at once: a search in progress ends.
+                    if line.trim() == "# interrupt" {
+                        stop.interrupt();
+                        continue;
+                    }
                     // Blank lines and comments get no reply: not a job.
                     if crate::protocol::preprocess(line.as_bytes())
                         .trim()
@@ -403,7 +408,7 @@ fn run_session(ws: socket::Ws, server: &Arc<Server>, slot: SessionSlot) {
     });
     // The tab is gone (or said quit): stop any wait for an engine, let the
     // worker drop the session (which kills its engines), then free the slot.
-    cancel.store(true, Ordering::SeqCst);
+    stop.close();
     drop(jobs);
     let _ = worker.join();
     eprintln!("kinrow serve: session {id} closed ({end})");

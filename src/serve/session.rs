@@ -26,7 +26,7 @@ use crate::protocol::{
 use crate::rules::{clip, Board, Player};
 use std::fmt;
 use std::path::PathBuf;
-use std::sync::atomic::AtomicBool;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -96,6 +96,47 @@ impl Choice {
     }
 }
 
+/// How the waits for a session's engines are cut short: the tab is gone,
+/// or the page interrupted a search (a `# interrupt` line, as GoGui sends:
+/// a comment to anything that doesn't know it).
+#[derive(Debug, Default)]
+pub struct Stop {
+    /// The engines' cancel flag: raised, the current wait ends.
+    cancel: Arc<AtomicBool>,
+    /// The tab is gone: every wait from now on ends at once.
+    closing: AtomicBool,
+    /// An engine is being asked for a move (the only wait worth cutting).
+    searching: AtomicBool,
+}
+
+impl Stop {
+    /// The tab is gone.
+    pub fn close(&self) {
+        self.closing.store(true, Ordering::SeqCst);
+        self.cancel.store(true, Ordering::SeqCst);
+    }
+
+    /// Cuts the search in progress short, if there is one; true if so.
+    pub fn interrupt(&self) -> bool {
+        let searching = self.searching.load(Ordering::SeqCst);
+        if searching {
+            self.cancel.store(true, Ordering::SeqCst);
+        }
+        searching
+    }
+
+    /// A new request: an interrupt meant for an earlier one is forgotten.
+    fn begin(&self) {
+        if !self.closing.load(Ordering::SeqCst) {
+            self.cancel.store(false, Ordering::SeqCst);
+        }
+    }
+
+    fn interrupted(&self) -> bool {
+        self.cancel.load(Ordering::SeqCst) && !self.closing.load(Ordering::SeqCst)
+    }
+}
+
 /// A failed request: a protocol failure, or one of the session's own.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Failure {
@@ -106,6 +147,8 @@ pub enum Failure {
     Engine(String),
     /// `no engine: …`: `genmove` when a person is to move.
     NoEngine(String),
+    /// `interrupted: …`: `genmove` cut short by `# interrupt`.
+    Interrupted(String),
 }
 
 impl fmt::Display for Failure {
@@ -114,6 +157,7 @@ impl fmt::Display for Failure {
             Failure::Protocol(e) => e.fmt(f),
             Failure::Engine(text) => write!(f, "engine error: {text}"),
             Failure::NoEngine(text) => write!(f, "no engine: {text}"),
+            Failure::Interrupted(text) => write!(f, "interrupted: {text}"),
         }
     }
 }
@@ -198,14 +242,14 @@ pub struct Session {
     arbiter: Engine,
     seats: [Seat; 2],
     catalog: Arc<Catalog>,
-    cancel: Arc<AtomicBool>,
+    stop: Arc<Stop>,
     seeds: [u64; 2],
 }
 
 impl Session {
-    /// A session on an empty 3x3 board with a person on each side. Raising
-    /// `cancel` cuts every wait for an engine short (the tab is gone).
-    pub fn new(catalog: Arc<Catalog>, cancel: Arc<AtomicBool>) -> Session {
+    /// A session on an empty 3x3 board with a person on each side; `stop`
+    /// cuts its waits for engines short.
+    pub fn new(catalog: Arc<Catalog>, stop: Arc<Stop>) -> Session {
         let seed: u64 = rand::random_range(1..1_000_000_000);
         Session {
             arbiter: Engine::new(EngineConfig {
@@ -218,7 +262,7 @@ impl Session {
                 engine: None,
             }),
             catalog,
-            cancel,
+            stop,
             seeds: [seed, seed + 1],
         }
     }
@@ -230,6 +274,7 @@ impl Session {
 
     /// Answers one request line.
     pub fn handle(&mut self, line: &str) -> Reply {
+        self.stop.begin();
         let (id, result, close) = match parse_line(line.as_bytes()) {
             Parsed::Nothing => {
                 return Reply {
@@ -422,7 +467,7 @@ impl Session {
                 seed: self.seeds[i],
                 movetime: choice.movetime,
                 timeout: self.catalog.timeout,
-                cancel: Some(Arc::clone(&self.cancel)),
+                cancel: Some(Arc::clone(&self.stop.cancel)),
             };
             let seat = launch.start(&spec).map_err(|e| {
                 eprintln!("kinrow serve: {e:#}");
@@ -449,8 +494,11 @@ impl Session {
         }
         let side = board.to_move();
         let label = self.seats[side.index()].choice.label();
+        let stop = Arc::clone(&self.stop);
         let follower = self.start_engine(side)?;
+        stop.searching.store(true, Ordering::SeqCst);
         let chosen = follower.sync(&board).and_then(|()| follower.seat.genmove());
+        stop.searching.store(false, Ordering::SeqCst);
         let fault = match chosen {
             Ok(cell) => match self.arbiter.respond(Command::Move {
                 row: cell.row as u32 + 1,
@@ -470,6 +518,11 @@ impl Session {
         };
         // Killed on drop; the next genmove starts it afresh.
         self.seats[side.index()].engine = None;
+        if self.stop.interrupted() {
+            return Err(Failure::Interrupted(format!(
+                "the engine playing {side} ({label}) was stopped before it answered"
+            )));
+        }
         Err(Failure::Engine(format!(
             "the engine playing {side} ({label}) {fault}"
         )))
@@ -569,7 +622,7 @@ mod tests {
                 .collect(),
             timeout: Duration::from_secs(1),
         };
-        Session::new(Arc::new(catalog), Arc::new(AtomicBool::new(false)))
+        Session::new(Arc::new(catalog), Arc::new(Stop::default()))
     }
 
     fn ask(s: &mut Session, line: &str) -> String {

@@ -6,6 +6,7 @@
 //   move R C + status                         when a person clicks a cell
 //   genmove + status                          when an engine is to move
 //   undo (once per move taken back) + status  on Undo
+//   # interrupt                               on New game or Undo while an engine thinks
 // It keeps the list of moves itself (as any GUI does) and takes the verdict
 // from `status`, whose text it also puts in `data-status` for tools.
 
@@ -226,7 +227,7 @@ function render() {
   const watching = game.seats && !isPerson("X") && !isPerson("O");
   $("watch").hidden = !watching;
   $("pause").textContent = game.paused ? "Resume" : "Pause";
-  $("undo").disabled = game.thinking || game.busy || game.moves.length === 0;
+  $("undo").disabled = game.busy || game.moves.length === 0;
   renderScore();
 }
 
@@ -287,6 +288,8 @@ async function newGame() {
   }
   clearTimer();
   hideAlert();
+  // An engine still thinking about the old game need not finish.
+  if (game.thinking) game.conn.interrupt();
   const gen = ++game.gen;
   game.started = true;
   game.shape = shape;
@@ -354,6 +357,8 @@ async function engineMove(gen) {
   if (status.status === "fulfilled") setStatus(status.value);
   if (moved.status === "rejected") {
     render();
+    // Interrupted by Undo: what comes next is Undo's to say.
+    if (moved.reason instanceof Failure && moved.reason.kind === "interrupted") return;
     const connected = game.conn.socket && game.conn.socket.readyState === WebSocket.OPEN;
     if (connected) showError(moved.reason, () => engineMove(gen));
     return;
@@ -386,8 +391,9 @@ async function humanMove(row, col) {
 /** Takes back to before the last move a person made (against an engine: the
  * engine's reply too); with no person playing, one move, and the bots pause. */
 async function undo() {
-  if (game.thinking || game.busy || game.moves.length === 0) return;
+  if (game.busy || game.moves.length === 0) return;
   clearTimer();
+  if (game.thinking) game.conn.interrupt();
   let plies;
   if (!isPerson("X") && !isPerson("O")) {
     plies = 1;

@@ -95,6 +95,15 @@ export class Connection {
     return promises;
   }
 
+  /**
+   * Cuts an engine's search short: `genmove` then fails with `interrupted`.
+   * It is a comment line (as GoGui sends it), so it has no answer and means
+   * nothing to a server that doesn't know it.
+   */
+  interrupt() {
+    if (this.socket && this.socket.readyState === WebSocket.OPEN) this.socket.send("# interrupt");
+  }
+
   /** One request; resolves to its result text. */
   request(line) {
     return this.send(line)[0];
