@@ -89,6 +89,43 @@ fn the_page_and_its_files_are_served_and_others_refused() {
 }
 
 #[test]
+fn bad_flags_get_a_usage_error() {
+    for args in [
+        &["serve", "--engine", "python3 bot.py"][..],
+        &["serve", "--engine", "a=x", "--engine", "a=y"],
+        &["serve", "--engine", "a='unclosed"],
+        &["serve", "--max-sessions", "0"],
+        &["serve", "--bind", "nowhere"],
+        &["serve", "--heartbeat", "0"],
+        &["serve", "--port", "70000"],
+    ] {
+        assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+            .args(args)
+            .assert()
+            .code(2);
+    }
+}
+
+#[test]
+fn beyond_loopback_it_says_what_it_exposes_and_answers_any_name() {
+    let s = Served::start(&[
+        "--bind",
+        "0.0.0.0",
+        "--engine",
+        "pybot=python3 bots/random.py",
+    ]);
+    s.wait_for_log(
+        "anyone who can reach this address can play here and start the built-in bots \
+         and the engines named with --engine (pybot), up to 8 games at once",
+    );
+    let page = s.http(&format!(
+        "GET / HTTP/1.1\r\nHost: kinrow.example:{}\r\nConnection: close\r\n\r\n",
+        s.host.rsplit(':').next().unwrap()
+    ));
+    assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
+}
+
+#[test]
 fn a_websocket_from_another_site_is_refused() {
     let s = Served::start(&[]);
     let key = "dGhlIHNhbXBsZSBub25jZQ==";

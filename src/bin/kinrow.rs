@@ -86,6 +86,9 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         return kinrow::play::run(args);
     }
     if let Some(Command::Serve(args)) = cli.command {
+        if let Err(e) = args.check() {
+            Cli::command().error(ErrorKind::ArgumentConflict, e).exit();
+        }
         return kinrow::serve::run(args);
     }
     let geometry = checked(&cli.shape);

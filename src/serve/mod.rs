@@ -74,6 +74,18 @@ Examples:
   kinrow serve --engine 'pybot=python3 bots/random.py' --port 9000
   kinrow serve --bind 0.0.0.0     (every machine that can reach this one may play)";
 
+impl ServeArgs {
+    /// What the flags can't say on their own: each engine name once.
+    pub fn check(&self) -> Result<(), String> {
+        let mut names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+        names.sort_unstable();
+        match names.windows(2).find(|w| w[0] == w[1]) {
+            Some(pair) => Err(format!("--engine: the name '{}' is given twice", pair[0])),
+            None => Ok(()),
+        }
+    }
+}
+
 /// An engine offered to the page: its name there and its command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NamedEngine {
@@ -208,11 +220,8 @@ impl Drop for SessionSlot {
 
 /// Runs `kinrow serve` until it is stopped (Ctrl-C kills the engines too).
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
-    let mut names: Vec<&str> = args.engines.iter().map(|e| e.name.as_str()).collect();
-    names.sort_unstable();
-    if let Some(pair) = names.windows(2).find(|w| w[0] == w[1]) {
-        anyhow::bail!("--engine: the name '{}' is given twice", pair[0]);
-    }
+    args.check().map_err(|e| anyhow::anyhow!(e))?;
+    let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
     let program =
         std::env::current_exe().context("cannot find the kinrow program to start its bots")?;
     let listener = TcpListener::bind((args.bind, args.port))
@@ -242,7 +251,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             } else {
                 format!(
                     " and the engines named with --engine ({})",
-                    join_words(&names.iter().map(|n| n.to_string()).collect::<Vec<_>>())
+                    join_words(&names)
                 )
             },
             server.max_sessions

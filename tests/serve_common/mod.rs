@@ -40,22 +40,24 @@ impl Served {
         stdout
             .read_line(&mut first)
             .expect("kinrow serve prints its URL");
-        // Keep draining stdout so the server never blocks on it.
-        std::thread::spawn(move || std::io::copy(&mut stdout, &mut std::io::sink()));
-        let log = Arc::new(Mutex::new(String::new()));
-        let mut stderr = child.stderr.take().expect("piped stderr");
-        let sink = Arc::clone(&log);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 4096];
-            while let Ok(n) = stderr.read(&mut buf) {
-                if n == 0 {
-                    break;
+        // The rest of stdout and all of stderr go to the log, read all the
+        // time so the server never blocks on them.
+        let log = Arc::new(Mutex::new(first.clone()));
+        let stderr = child.stderr.take().expect("piped stderr");
+        for mut out in [Box::new(stdout) as Box<dyn Read + Send>, Box::new(stderr)] {
+            let sink = Arc::clone(&log);
+            std::thread::spawn(move || {
+                let mut buf = [0u8; 4096];
+                while let Ok(n) = out.read(&mut buf) {
+                    if n == 0 {
+                        break;
+                    }
+                    sink.lock()
+                        .unwrap()
+                        .push_str(&String::from_utf8_lossy(&buf[..n]));
                 }
-                sink.lock()
-                    .unwrap()
-                    .push_str(&String::from_utf8_lossy(&buf[..n]));
-            }
-        });
+            });
+        }
         let host = first
             .split("http://")
             .nth(1)
@@ -75,7 +77,7 @@ impl Served {
         format!("http://{}/", self.host)
     }
 
-    /// The server's stderr so far.
+    /// What the server wrote so far (stdout and stderr).
     pub fn log(&self) -> String {
         self.log.lock().unwrap().clone()
     }
