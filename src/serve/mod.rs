@@ -264,7 +264,11 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     }
 
     for stream in listener.incoming() {
-        let Ok(stream) = stream else { continue };
+        let Ok(stream) = stream else {
+            // Out of file descriptors, say: don't spin; the backlog waits.
+            thread::sleep(Duration::from_millis(50));
+            continue;
+        };
         let open = server.connections.fetch_add(1, Ordering::SeqCst);
         let guard = ConnectionGuard(Arc::clone(&server));
         if open >= server.max_sessions + SPARE_CONNECTIONS {

@@ -229,10 +229,9 @@ pub fn run(
                 }
                 Out::Text(_) => {}
                 Out::Close(code, reason) => {
-                    if closing.is_none() {
-                        start_close(&mut ws, code, &reason);
-                        closing = Some((End::ClosedByUs, Instant::now() + CLOSE_WAIT));
-                    }
+                    // Only the first close frame goes out; later ones are no-ops.
+                    start_close(&mut ws, code, &reason);
+                    closing.get_or_insert((End::ClosedByUs, Instant::now() + CLOSE_WAIT));
                 }
             }
         }
@@ -344,6 +343,7 @@ pub fn run(
                     ));
                 }
                 Err(Refusal::Finished) => {
+                    start_close(&mut ws, CLOSE_NORMAL, "quit");
                     closing = Some((End::ClosedByUs, Instant::now() + CLOSE_WAIT));
                 }
             }
