@@ -203,6 +203,29 @@ fn a_session_answers_the_protocol_and_checks_the_engines_moves() {
 }
 
 #[test]
+fn a_gomocup_brain_named_on_the_command_line_plays_in_a_session() {
+    let s = Served::start(&[
+        "--engine",
+        "brain=gomocup:python3 tests/fixtures/gomocup_brain.py --seed 3",
+    ]);
+    let mut c = s.connect();
+    assert_eq!(c.ask("newgame 15 15 5"), "=");
+    assert_eq!(c.ask("seat O engine brain"), "=");
+    let mut board = Board::new(Geometry::new(15, 15, 5, kinrow::rules::Rule::Free).unwrap());
+    for cell in ["8 8", "8 9", "8 10"] {
+        if c.ask(&format!("move {cell}")) != "=" {
+            continue;
+        }
+        board.try_play(cell.parse().unwrap()).unwrap();
+        let reply = c.ask("genmove");
+        let answer: Cell = reply.strip_prefix("= ").expect(&reply).parse().unwrap();
+        board.try_play(answer).expect("the brain's move is legal");
+    }
+    assert!(c.ask("undo").starts_with('='));
+    assert!(c.ask("genmove").starts_with("= "), "after an undo too");
+}
+
+#[test]
 fn two_bots_play_a_whole_game_through_the_session() {
     let s = Served::start(&[]);
     let mut c = s.connect();

@@ -20,7 +20,7 @@ pub mod http;
 pub mod session;
 pub mod socket;
 
-use crate::client::join_words;
+use crate::client::{join_words, EngineCommand};
 use crate::referee::EngineSpec;
 use anyhow::Context;
 use clap::Args;
@@ -46,8 +46,8 @@ pub struct ServeArgs {
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
     pub bind: IpAddr,
     /// An engine the page may offer, NAME=COMMAND (repeatable); COMMAND is
-    /// split into words like a shell would, but run without one. The page
-    /// picks engines by NAME only.
+    /// split into words like a shell would, but run without one (a Gomocup
+    /// brain: NAME=gomocup:COMMAND). The page picks engines by NAME only.
     #[arg(long = "engine", value_name = "NAME=COMMAND", value_parser = parse_engine)]
     pub engines: Vec<NamedEngine>,
     /// Open the page in the default browser.
@@ -90,7 +90,7 @@ impl ServeArgs {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NamedEngine {
     pub name: String,
-    pub argv: Vec<String>,
+    pub command: EngineCommand,
 }
 
 fn parse_engine(s: &str) -> Result<NamedEngine, String> {
@@ -98,7 +98,10 @@ fn parse_engine(s: &str) -> Result<NamedEngine, String> {
     match spec.name {
         Some(name) => Ok(NamedEngine {
             name,
-            argv: spec.argv,
+            command: EngineCommand {
+                argv: spec.argv,
+                dialect: spec.dialect,
+            },
         }),
         None => Err(
             "give the engine a name the page can show: NAME=COMMAND (NAME: letters, digits, -_.+)"
@@ -161,7 +164,7 @@ impl Server {
                 engines: args
                     .engines
                     .iter()
-                    .map(|e| (e.name.clone(), e.argv.clone()))
+                    .map(|e| (e.name.clone(), e.command.clone()))
                     .collect(),
                 timeout: args.timeout,
             }),

@@ -16,6 +16,7 @@
 //! replays the game, so the game goes on.
 
 use crate::bots::BotKind;
+use crate::client::EngineCommand;
 use crate::play::engine::{EngineFault, EngineSeat};
 use crate::play::session::Launch;
 use crate::play::setup::SeatSpec;
@@ -35,8 +36,8 @@ use std::time::Duration;
 pub struct Catalog {
     /// The `kinrow` program that runs the built-in bots.
     pub program: PathBuf,
-    /// Engines by name, each with its command (argument vector).
-    pub engines: Vec<(String, Vec<String>)>,
+    /// Engines by name, each with its command (and the protocol it speaks).
+    pub engines: Vec<(String, EngineCommand)>,
     /// Longest wait for an engine answer, on top of its movetime.
     pub timeout: Duration,
 }
@@ -452,14 +453,14 @@ impl Session {
                 }
                 Who::Bot(bot) => SeatSpec::Bot(*bot),
                 Who::Engine(name) => {
-                    let argv = self
-                        .catalog
-                        .engines
-                        .iter()
-                        .find(|(n, _)| n == name)
-                        .map(|(_, argv)| argv.clone())
-                        .unwrap_or_default();
-                    SeatSpec::Engine(argv)
+                    let Some((_, command)) = self.catalog.engines.iter().find(|(n, _)| n == name)
+                    else {
+                        return Err(Failure::NoEngine(format!(
+                            "no engine named '{}'",
+                            clip(name)
+                        )));
+                    };
+                    SeatSpec::Engine(command.clone())
                 }
             };
             let launch = Launch {
@@ -467,6 +468,7 @@ impl Session {
                 seed: self.seeds[i],
                 movetime: choice.movetime,
                 timeout: self.catalog.timeout,
+                geometry: self.arbiter.board().geometry(),
                 cancel: Some(Arc::clone(&self.stop.cancel)),
             };
             let seat = launch.start(&spec).map_err(|e| {
@@ -618,7 +620,13 @@ mod tests {
             program: PathBuf::from("/nonexistent/kinrow"),
             engines: engines
                 .iter()
-                .map(|(n, argv)| (n.to_string(), argv.iter().map(|a| a.to_string()).collect()))
+                .map(|(n, argv)| {
+                    let command = EngineCommand {
+                        argv: argv.iter().map(|a| a.to_string()).collect(),
+                        dialect: crate::client::Dialect::Kinrow,
+                    };
+                    (n.to_string(), command)
+                })
                 .collect(),
             timeout: Duration::from_secs(1),
         };
