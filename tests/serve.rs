@@ -107,6 +107,36 @@ fn bad_flags_get_a_usage_error() {
 }
 
 #[test]
+fn open_hands_the_url_to_the_desktops_opener() {
+    // A stand-in for xdg-open that writes down what it was given.
+    let dir = std::env::temp_dir().join(format!("kinrow-open-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let said = dir.join("url");
+    let opener = dir.join("xdg-open");
+    std::fs::write(
+        &opener,
+        format!("#!/bin/sh\necho \"$1\" > '{}'\n", said.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&opener, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        dir.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let s = Served::start_with_env(&["--open"], &[("PATH", &path)]);
+    let until = std::time::Instant::now() + PATIENCE;
+    while !said.exists() {
+        assert!(std::time::Instant::now() < until, "the opener was not run");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    std::thread::sleep(Duration::from_millis(50));
+    assert_eq!(std::fs::read_to_string(&said).unwrap().trim(), s.url());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn beyond_loopback_it_says_what_it_exposes_and_answers_any_name() {
     let s = Served::start(&[
         "--bind",

@@ -27,9 +27,15 @@ pub struct Served {
 impl Served {
     /// Starts `kinrow serve --port 0 ARGS`.
     pub fn start(args: &[&str]) -> Served {
+        Served::start_with_env(args, &[])
+    }
+
+    /// Starts `kinrow serve --port 0 ARGS` with some environment variables.
+    pub fn start_with_env(args: &[&str], env: &[(&str, &str)]) -> Served {
         let mut child = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
             .args(["serve", "--port", "0"])
             .args(args)
+            .envs(env.iter().copied())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
