@@ -382,24 +382,17 @@ fn screenshots() {
     load(&b, &s);
     choose(&b, "#preset", "16x16k5");
     choose(&b, "#seat-X", "bot:minimax");
-    set_number(&b, "#time-X", 50);
-    set_number(&b, "#time-O", 50);
+    set_number(&b, "#time-X", 20);
+    set_number(&b, "#time-O", 20);
     b.script(
         "const p = document.querySelector('#pace'); p.value = 0; p.dispatchEvent(new Event('input'));",
         json!([]),
     );
     b.click_css("#new-game");
-    // To its end (often a win, with its line), or paused after 40 moves.
-    let over = b.wait("a game under way", || {
+    // To its end: a win, with its line, or a full board.
+    b.wait("the bots' game to end", || {
         let status = b.attr("#status", "data-status")?;
-        (!status.is_empty() && !status.starts_with("ongoing") || count(&b, "[data-stone]") >= 40)
-            .then(|| !status.starts_with("ongoing"))
-    });
-    if !over {
-        b.click_css("#pause");
-    }
-    b.wait("the bots to rest", || {
-        (b.attr("#status", "data-busy").as_deref() == Some("false")).then_some(())
+        (!status.is_empty() && !status.starts_with("ongoing")).then_some(())
     });
     save("web-gomoku.png");
 

@@ -214,9 +214,10 @@ function render() {
   list.replaceChildren(
     ...game.moves.map((m, i) => {
       const item = document.createElement("li");
+      const number = Object.assign(document.createElement("span"), { className: "ply", textContent: `${i + 1}.` });
       const mark = Object.assign(document.createElement("span"), { className: "side", textContent: m.side });
       mark.dataset.side = m.side;
-      item.append(mark, ` ${m.row} ${m.col}`);
+      item.append(number, mark, ` ${m.row} ${m.col}`);
       if (i === game.moves.length - 1) item.className = "last";
       return item;
     }),
@@ -225,7 +226,7 @@ function render() {
   list.scrollTop = list.scrollHeight;
 
   const watching = game.seats && !isPerson("X") && !isPerson("O");
-  $("watch").hidden = !watching;
+  $("watch").hidden = !watching || !status || status.state !== "ongoing";
   $("pause").textContent = game.paused ? "Resume" : "Pause";
   $("undo").disabled = game.busy || game.moves.length === 0;
   renderScore();
