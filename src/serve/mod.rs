@@ -21,6 +21,7 @@ pub mod session;
 pub mod socket;
 
 use crate::client::{join_words, EngineCommand};
+use crate::play::parse_seconds;
 use crate::referee::EngineSpec;
 use anyhow::Context;
 use clap::Args;
@@ -59,6 +60,10 @@ pub struct ServeArgs {
     /// Longest wait for any engine answer, in seconds, on top of its movetime.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
     pub timeout: Duration,
+    /// Longest wait for a freshly started engine to answer, in seconds
+    /// (default: 10, or --timeout if longer).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub startup_timeout: Option<Duration>,
     /// A tab that sends nothing (not even the answer to a ping) for this
     /// many seconds is gone: its session ends and its engines are killed.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
@@ -110,15 +115,6 @@ fn parse_engine(s: &str) -> Result<NamedEngine, String> {
     }
 }
 
-fn parse_seconds(s: &str) -> Result<Duration, String> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.05..=86_400.0).contains(&v) => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!(
-            "'{s}' is not a number of seconds from 0.05 to 86400"
-        )),
-    }
-}
-
 /// The running server's settings and counters, shared by its threads.
 pub struct Server {
     /// Where it listens (with the port actually bound).
@@ -167,6 +163,9 @@ impl Server {
                     .map(|e| (e.name.clone(), e.command.clone()))
                     .collect(),
                 timeout: args.timeout,
+                startup_timeout: args
+                    .startup_timeout
+                    .unwrap_or_else(|| crate::referee::default_startup_timeout(args.timeout)),
             }),
             max_sessions: args.max_sessions as usize,
             heartbeat: args.heartbeat,

@@ -40,6 +40,8 @@ pub struct Catalog {
     pub engines: Vec<(String, EngineCommand)>,
     /// Longest wait for an engine answer, on top of its movetime.
     pub timeout: Duration,
+    /// Longest wait for the first answer of a fresh engine process.
+    pub startup_timeout: Duration,
 }
 
 /// Longest time per move a page may ask for, in milliseconds.
@@ -468,10 +470,11 @@ impl Session {
                 seed: self.seeds[i],
                 movetime: choice.movetime,
                 timeout: self.catalog.timeout,
+                startup_timeout: self.catalog.startup_timeout,
                 geometry: self.arbiter.board().geometry(),
                 cancel: Some(Arc::clone(&self.stop.cancel)),
             };
-            let seat = launch.start(&spec).map_err(|e| {
+            let (seat, _name) = launch.start(&spec).map_err(|e| {
                 eprintln!("kinrow serve: {e:#}");
                 Failure::Engine(format!(
                     "the engine playing {side} ({}) could not be started: {}",
@@ -535,7 +538,7 @@ impl Session {
 mod tests {
     use super::*;
     use crate::client::Response;
-    use crate::play::engine::Link;
+    use crate::play::engine::{Deadline, Link};
     use crate::rules::{Cell, Geometry, Rule};
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -547,7 +550,7 @@ mod tests {
     }
 
     impl Link for Recorder {
-        fn request(&mut self, line: &str, _: Duration) -> Result<Response, String> {
+        fn request(&mut self, line: &str, _: Deadline) -> Result<Response, String> {
             self.log.borrow_mut().push(line.to_string());
             let success = self.knows_undo || line != "undo";
             Ok(Response {
@@ -629,6 +632,7 @@ mod tests {
                 })
                 .collect(),
             timeout: Duration::from_secs(1),
+            startup_timeout: Duration::from_secs(10),
         };
         Session::new(Arc::new(catalog), Arc::new(Stop::default()))
     }
