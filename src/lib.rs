@@ -10,6 +10,7 @@
 //! - [`solver`]: proves the value of positions on boards of up to 64 cells.
 //! - [`records`]: SGF and Piskvork `.psq` game records.
 //! - [`referee`]: tournaments between engine processes, with statistics.
+//! - [`serve`]: `kinrow serve`, the page to play in a browser, a protocol client.
 
 pub mod bots;
 pub mod cli;
@@ -20,5 +21,6 @@ pub mod protocol;
 pub mod records;
 pub mod referee;
 pub mod rules;
+pub mod serve;
 pub mod solve;
 pub mod solver;

@@ -9,6 +9,7 @@ use kinrow::cli::ShapeArgs;
 use kinrow::dialects::gomocup::{is_brain_name, Brain, BrainConfig};
 use kinrow::play::PlayArgs;
 use kinrow::protocol::{Engine, EngineConfig};
+use kinrow::serve::ServeArgs;
 use std::process::ExitCode;
 
 const PROTOCOL_SUMMARY: &str = "\
@@ -67,6 +68,8 @@ enum Command {
     Play(PlayArgs),
     /// Prove the value of a position: who wins, in how many plies, and how.
     Solve(kinrow::solve::SolveArgs),
+    /// Play in the browser: a local web page, served by this program.
+    Serve(ServeArgs),
     /// Turn a referee's --games-out records (JSON lines) into SGF or
     /// Piskvork .psq files, one per game.
     Convert(ConvertArgs),
@@ -153,6 +156,12 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     .exit();
             }
             return kinrow::solve::run(args);
+        }
+        Some(Command::Serve(args)) => {
+            if let Err(e) = args.check() {
+                Cli::command().error(ErrorKind::ArgumentConflict, e).exit();
+            }
+            return kinrow::serve::run(args);
         }
         Some(Command::Convert(args)) => {
             let fallback = args

@@ -81,7 +81,8 @@ fn parse_engine(s: &str) -> Result<EngineCommand, String> {
     EngineCommand::parse(s).map_err(|e| e.to_string())
 }
 
-fn parse_seconds(s: &str) -> Result<Duration, String> {
+/// A number of seconds from a flag: above 0, at most a day.
+pub fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {
         Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(Duration::from_secs_f64(v)),
         _ => Err(format!(

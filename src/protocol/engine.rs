@@ -133,6 +133,13 @@ impl Engine {
         output.flush()
     }
 
+    /// Answers one command as the loop would (a front end that keeps an
+    /// engine in process as its arbiter: `kinrow serve`). `quit` only
+    /// answers; ending is the caller's business.
+    pub fn respond(&mut self, command: Command) -> Result<String, ProtocolError> {
+        self.handle(command).0
+    }
+
     /// Answers one command.
     fn handle(&mut self, command: Command) -> (Result<String, ProtocolError>, Flow) {
         let result = match command {

@@ -21,10 +21,10 @@ pub use serve::{serve_lines, Flow};
 /// Writes one response: `=[id] result` or `?[id] message`, then an empty line.
 /// A result that starts on its own line (like `show`'s board) follows the `=`
 /// directly.
-pub fn write_response<W: std::io::Write>(
+pub fn write_response<W: std::io::Write, E: std::fmt::Display>(
     out: &mut W,
     id: Option<u64>,
-    result: &Result<String, ProtocolError>,
+    result: &Result<String, E>,
 ) -> std::io::Result<()> {
     let (mark, text) = match result {
         Ok(text) => ('=', std::borrow::Cow::Borrowed(text.as_str())),

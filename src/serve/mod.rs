@@ -1,0 +1,455 @@
+//! `kinrow serve`: a web page to play in the browser, served by kinrow
+//! itself, and a GUI front end like any other: the page speaks kinrow's line
+//! protocol over a WebSocket.
+//!
+//! - [`http`]: the few HTTP requests the server answers (the page's files,
+//!   the WebSocket upgrade), with the checks that keep other web sites out.
+//! - [`assets`]: the page (plain HTML, CSS and JavaScript under
+//!   `src/serve/page/`), compiled into the binary.
+//! - [`socket`]: one WebSocket connection: frames in and out, size limits,
+//!   heartbeats, and a close that is noticed at once.
+//! - [`session`]: one browser tab's game: a rules core that answers the
+//!   protocol, and the engine processes of its seats, each move of theirs
+//!   checked.
+//!
+//! One thread per connection, plus one per session that talks to engines
+//! (a search may take seconds; the socket keeps its heartbeat meanwhile).
+
+pub mod assets;
+pub mod http;
+pub mod session;
+pub mod socket;
+
+use crate::client::{join_words, EngineCommand};
+use crate::play::parse_seconds;
+use crate::referee::EngineSpec;
+use anyhow::Context;
+use clap::Args;
+use session::{Catalog, Session};
+use std::io::Write;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
+use std::time::Duration;
+
+/// Options of `kinrow serve`.
+#[derive(Args, Debug, Clone)]
+#[command(after_help = SERVE_HELP)]
+pub struct ServeArgs {
+    /// TCP port to listen on (0: any free port; the URL printed says which).
+    #[arg(long, default_value_t = 8080)]
+    pub port: u16,
+    /// Address to listen on. The default answers this machine only; any
+    /// other address lets everyone who can reach it use the page and the
+    /// engines named here (see docs/web.md).
+    #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
+    pub bind: IpAddr,
+    /// An engine the page may offer, NAME=COMMAND (repeatable); COMMAND is
+    /// split into words like a shell would, but run without one (a Gomocup
+    /// brain: NAME=gomocup:COMMAND). The page picks engines by NAME only.
+    #[arg(long = "engine", value_name = "NAME=COMMAND", value_parser = parse_engine)]
+    pub engines: Vec<NamedEngine>,
+    /// Open the page in the default browser.
+    #[arg(long)]
+    pub open: bool,
+    /// Games (browser tabs) at once; the next one is refused with a message.
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub max_sessions: u32,
+    /// Longest wait for any engine answer, in seconds, on top of its movetime.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub timeout: Duration,
+    /// Longest wait for a freshly started engine to answer, in seconds
+    /// (default: 10, or --timeout if longer).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub startup_timeout: Option<Duration>,
+    /// A tab that sends nothing (not even the answer to a ping) for this
+    /// many seconds is gone: its session ends and its engines are killed.
+    #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
+    pub heartbeat: Duration,
+}
+
+const SERVE_HELP: &str = "\
+The page: choose the board and who plays X and O (a person, a built-in bot, or an
+engine named with --engine), then click. Each browser tab is a session with its
+own engine processes, killed when the tab closes.
+Examples:
+  kinrow serve --open
+  kinrow serve --engine 'pybot=python3 bots/random.py' --port 9000
+  kinrow serve --bind 0.0.0.0     (every machine that can reach this one may play)";
+
+impl ServeArgs {
+    /// What the flags can't say on their own: each engine name once.
+    pub fn check(&self) -> Result<(), String> {
+        let mut names: Vec<&str> = self.engines.iter().map(|e| e.name.as_str()).collect();
+        names.sort_unstable();
+        match names.windows(2).find(|w| w[0] == w[1]) {
+            Some(pair) => Err(format!("--engine: the name '{}' is given twice", pair[0])),
+            None => Ok(()),
+        }
+    }
+}
+
+/// An engine offered to the page: its name there and its command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NamedEngine {
+    pub name: String,
+    pub command: EngineCommand,
+}
+
+fn parse_engine(s: &str) -> Result<NamedEngine, String> {
+    let spec: EngineSpec = s.parse()?;
+    match spec.name {
+        Some(name) => Ok(NamedEngine {
+            name,
+            command: EngineCommand {
+                argv: spec.argv,
+                dialect: spec.dialect,
+            },
+        }),
+        None => Err(
+            "give the engine a name the page can show: NAME=COMMAND (NAME: letters, digits, -_.+)"
+                .into(),
+        ),
+    }
+}
+
+/// The running server's settings and counters, shared by its threads.
+pub struct Server {
+    /// Where it listens (with the port actually bound).
+    pub addr: SocketAddr,
+    /// Host header values it answers to; `None`: any (an explicit --bind to
+    /// a non-loopback address, reached by whatever name).
+    pub hosts: Option<Vec<String>>,
+    /// What the page may start.
+    pub catalog: Arc<Catalog>,
+    pub max_sessions: usize,
+    pub heartbeat: Duration,
+    sessions: AtomicUsize,
+    connections: AtomicUsize,
+    next_session: AtomicU64,
+}
+
+/// Connections served at once beyond the sessions (page loads are short);
+/// more are refused with 503 rather than given a thread each.
+const SPARE_CONNECTIONS: usize = 64;
+
+impl Server {
+    /// A server for `addr` (its port already bound).
+    pub fn new(addr: SocketAddr, args: &ServeArgs, program: PathBuf) -> Server {
+        let hosts = addr.ip().is_loopback().then(|| {
+            let port = addr.port();
+            let mut names = vec![
+                format!("localhost:{port}"),
+                match addr.ip() {
+                    IpAddr::V4(ip) => format!("{ip}:{port}"),
+                    IpAddr::V6(ip) => format!("[{ip}]:{port}"),
+                },
+            ];
+            if port == 80 {
+                names.extend(["localhost".to_string(), addr.ip().to_string()]);
+            }
+            names
+        });
+        Server {
+            addr,
+            hosts,
+            catalog: Arc::new(Catalog {
+                program,
+                engines: args
+                    .engines
+                    .iter()
+                    .map(|e| (e.name.clone(), e.command.clone()))
+                    .collect(),
+                timeout: args.timeout,
+                startup_timeout: args
+                    .startup_timeout
+                    .unwrap_or_else(|| crate::referee::default_startup_timeout(args.timeout)),
+            }),
+            max_sessions: args.max_sessions as usize,
+            heartbeat: args.heartbeat,
+            sessions: AtomicUsize::new(0),
+            connections: AtomicUsize::new(0),
+            next_session: AtomicU64::new(1),
+        }
+    }
+
+    /// The page's address.
+    pub fn url(&self) -> String {
+        let host = match self.addr.ip() {
+            IpAddr::V4(ip) if ip.is_unspecified() => Ipv4Addr::LOCALHOST.to_string(),
+            IpAddr::V4(ip) => ip.to_string(),
+            IpAddr::V6(ip) if ip.is_unspecified() => "[::1]".to_string(),
+            IpAddr::V6(ip) => format!("[{ip}]"),
+        };
+        format!("http://{host}:{}/", self.addr.port())
+    }
+
+    /// Takes a session slot, if one is free.
+    fn open_session(self: &Arc<Self>) -> Option<SessionSlot> {
+        let taken = self
+            .sessions
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < self.max_sessions).then_some(n + 1)
+            });
+        taken.ok().map(|before| SessionSlot {
+            server: Arc::clone(self),
+            id: self.next_session.fetch_add(1, Ordering::Relaxed),
+            open: before + 1,
+        })
+    }
+
+    /// Sessions open now.
+    pub fn sessions(&self) -> usize {
+        self.sessions.load(Ordering::SeqCst)
+    }
+}
+
+/// A session slot, given back when dropped (after the session's engines
+/// are gone).
+struct SessionSlot {
+    server: Arc<Server>,
+    id: u64,
+    open: usize,
+}
+
+impl Drop for SessionSlot {
+    fn drop(&mut self) {
+        self.server.sessions.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Runs `kinrow serve` until it is stopped (Ctrl-C kills the engines too).
+pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    args.check().map_err(|e| anyhow::anyhow!(e))?;
+    let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
+    let program =
+        std::env::current_exe().context("cannot find the kinrow program to start its bots")?;
+    let listener = TcpListener::bind((args.bind, args.port))
+        .with_context(|| format!("cannot listen on {}", SocketAddr::new(args.bind, args.port)))?;
+    let addr = listener
+        .local_addr()
+        .context("cannot read the bound address")?;
+    let server = Arc::new(Server::new(addr, &args, program));
+    // Engines' helpers that outlive them come to us to be reaped; Ctrl-C
+    // kills every engine before the server ends.
+    crate::client::adopt_orphans();
+    crate::play::interrupt::install();
+
+    let url = server.url();
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
+        "kinrow serve: the page is at {url}  (Ctrl-C stops the server)"
+    )?;
+    if !addr.ip().is_loopback() {
+        writeln!(
+            out,
+            "Listening on {addr}: anyone who can reach this address can play here and start \
+             the built-in bots{}, up to {} games at once.",
+            if server.catalog.engines.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    " and the engines named with --engine ({})",
+                    join_words(&names)
+                )
+            },
+            server.max_sessions
+        )?;
+    }
+    out.flush()?;
+    drop(out);
+    if args.open {
+        open_browser(&url);
+    }
+
+    for stream in listener.incoming() {
+        let Ok(stream) = stream else {
+            // Out of file descriptors, say: don't spin; the backlog waits.
+            thread::sleep(Duration::from_millis(50));
+            continue;
+        };
+        let open = server.connections.fetch_add(1, Ordering::SeqCst);
+        let guard = ConnectionGuard(Arc::clone(&server));
+        if open >= server.max_sessions + SPARE_CONNECTIONS {
+            http::refuse_overloaded(stream);
+            drop(guard);
+            continue;
+        }
+        let server = Arc::clone(&server);
+        let spawned = thread::Builder::new()
+            .name("http".into())
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let _guard = guard;
+                serve_connection(stream, &server);
+            });
+        if spawned.is_err() {
+            eprintln!("kinrow serve: cannot start a thread for a connection; refused it");
+        }
+    }
+    Ok(())
+}
+
+/// Counts a connection until its thread ends.
+struct ConnectionGuard(Arc<Server>);
+
+impl Drop for ConnectionGuard {
+    fn drop(&mut self) {
+        self.0.connections.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// Answers one connection: page requests until it closes, or a WebSocket.
+fn serve_connection(stream: TcpStream, server: &Arc<Server>) {
+    let _ = stream.set_nodelay(true);
+    let Some(upgrade) = http::serve_requests(&stream, server) else {
+        return;
+    };
+    let ws = match upgrade.accept(stream) {
+        Ok(ws) => ws,
+        Err(e) => {
+            eprintln!("kinrow serve: a WebSocket handshake failed: {e}");
+            return;
+        }
+    };
+    match server.open_session() {
+        Some(slot) => run_session(ws, server, slot),
+        None => socket::refuse(
+            ws,
+            &format!(
+                "busy: this server already runs {} games, its limit (--max-sessions {}); \
+                 close another tab or try again later",
+                server.max_sessions, server.max_sessions
+            ),
+        ),
+    }
+}
+
+/// What the socket hands the session's worker, in arrival order.
+enum Job {
+    /// A request line.
+    Line(String),
+    /// A message that is answered with this failure and does nothing else.
+    Refuse(String),
+}
+
+/// Requests waiting for the session's worker at most; a client that sends
+/// more without reading the answers is closed.
+const MAX_WAITING: usize = 64;
+
+/// One browser tab: the socket in this thread, the game and its engines in
+/// a worker thread, so that a long search never stops the heartbeat and a
+/// closed tab cuts the search short.
+fn run_session(ws: socket::Ws, server: &Arc<Server>, slot: SessionSlot) {
+    let id = slot.id;
+    eprintln!(
+        "kinrow serve: session {id} opened ({} of {} at most)",
+        slot.open, server.max_sessions
+    );
+    let (outbox, wakeup) = match socket::outbox() {
+        Ok(pair) => pair,
+        Err(e) => {
+            eprintln!("kinrow serve: session {id}: cannot set up: {e}");
+            return;
+        }
+    };
+    let stop = Arc::new(session::Stop::default());
+    let (jobs, inbox) = mpsc::sync_channel::<Job>(MAX_WAITING);
+    let catalog = Arc::clone(&server.catalog);
+    let worker_stop = Arc::clone(&stop);
+    let worker_out = outbox.clone();
+    let worker = thread::Builder::new()
+        .name(format!("session-{id}"))
+        .spawn(move || {
+            // Engine handles stay on this thread.
+            let mut session = Session::new(catalog, worker_stop);
+            for job in inbox {
+                let reply = match job {
+                    Job::Line(line) => session.handle(&line),
+                    Job::Refuse(text) => session::Reply::failure(&text),
+                };
+                if let Some(text) = reply.text {
+                    worker_out.send_text(text);
+                }
+                if reply.close {
+                    worker_out.close(socket::CLOSE_NORMAL, "quit");
+                    break;
+                }
+            }
+            // Dropping the session kills its engines.
+        });
+    let worker = match worker {
+        Ok(w) => w,
+        Err(e) => {
+            eprintln!("kinrow serve: session {id}: cannot start its worker: {e}");
+            return;
+        }
+    };
+
+    let limits = socket::Limits {
+        heartbeat: server.heartbeat,
+        ..socket::Limits::default()
+    };
+    let end = socket::run(ws, &wakeup, &outbox, &limits, |incoming| {
+        let jobs_for = |job: Job| match jobs.try_send(job) {
+            Ok(()) => Ok(()),
+            Err(mpsc::TrySendError::Full(_)) => Err(socket::Refusal::TooManyWaiting),
+            Err(mpsc::TrySendError::Disconnected(_)) => Err(socket::Refusal::Finished),
+        };
+        match incoming {
+            socket::Incoming::Text(text) => {
+                for line in text.split('\n') {
+                    // Out of band, at once: a search in progress ends.
+                    if line.trim() == "# interrupt" {
+                        stop.interrupt();
+                        continue;
+                    }
+                    // Blank lines and comments get no reply: not a job.
+                    if crate::protocol::preprocess(line.as_bytes())
+                        .trim()
+                        .is_empty()
+                    {
+                        continue;
+                    }
+                    jobs_for(Job::Line(line.to_string()))?;
+                }
+                Ok(())
+            }
+            socket::Incoming::Refused(why) => jobs_for(Job::Refuse(why)),
+        }
+    });
+    // The tab is gone (or said quit): stop any wait for an engine, let the
+    // worker drop the session (which kills its engines), then free the slot.
+    stop.close();
+    drop(jobs);
+    let _ = worker.join();
+    eprintln!("kinrow serve: session {id} closed ({end})");
+    drop(slot);
+}
+
+/// Opens `url` in the default browser, where there is a way to.
+fn open_browser(url: &str) {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    let child = std::process::Command::new(opener)
+        .arg(url)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    match child {
+        // Reaped in the background: an opener may wait for the browser.
+        Ok(mut child) => {
+            thread::spawn(move || child.wait());
+        }
+        Err(e) => {
+            eprintln!("kinrow serve: cannot open a browser ({opener}: {e}); open {url} yourself")
+        }
+    }
+}
