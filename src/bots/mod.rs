@@ -2,10 +2,12 @@
 //! generator, so the same seed and the same moves replay the same game.
 
 mod blocking;
+mod mcts;
 mod minimax;
 mod random;
 
 pub use blocking::Blocking;
+pub use mcts::{Mcts, MctsReport};
 pub use minimax::{Minimax, SearchReport};
 pub use random::RandomBot;
 
@@ -90,11 +92,18 @@ pub enum BotKind {
     Blocking,
     /// Negamax with alpha-beta: perfect where it can search to the end.
     Minimax,
+    /// Monte Carlo tree search (UCT over random playouts, with a solver).
+    Mcts,
 }
 
 impl BotKind {
     /// Every bot, in the order `list` shows them.
-    pub const ALL: [BotKind; 3] = [BotKind::Random, BotKind::Blocking, BotKind::Minimax];
+    pub const ALL: [BotKind; 4] = [
+        BotKind::Random,
+        BotKind::Blocking,
+        BotKind::Minimax,
+        BotKind::Mcts,
+    ];
 
     /// A bot of this kind with its generator seeded.
     pub fn build(self, seed: u64) -> Box<dyn Bot> {
@@ -102,6 +111,7 @@ impl BotKind {
             BotKind::Random => Box::new(RandomBot::new(seed)),
             BotKind::Blocking => Box::new(Blocking::new(seed)),
             BotKind::Minimax => Box::new(Minimax::new(seed)),
+            BotKind::Mcts => Box::new(Mcts::new(seed)),
         }
     }
 
@@ -111,6 +121,7 @@ impl BotKind {
             BotKind::Random => "random",
             BotKind::Blocking => "blocking",
             BotKind::Minimax => "minimax",
+            BotKind::Mcts => "mcts",
         }
     }
 }

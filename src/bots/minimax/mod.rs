@@ -37,7 +37,7 @@ use table::Table;
 
 /// Time kept back from `movetime` for setting up and answering: a tenth,
 /// at least 2 ms (but no more than half) and at most 50 ms.
-fn safety_margin(movetime: Duration) -> Duration {
+pub(super) fn safety_margin(movetime: Duration) -> Duration {
     (movetime / 10)
         .max((movetime / 2).min(Duration::from_millis(2)))
         .min(Duration::from_millis(50))

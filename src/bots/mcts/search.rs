@@ -1,0 +1,345 @@
+//! One move's search: UCT iterations over the tree (select, expand, play
+//! out, back up), proven bounds carried up, and the final choice.
+
+use super::tree::{Id, Tree};
+use crate::rules::{random_below, Board, Cell, Playouts};
+use rand::rngs::SmallRng;
+use rand::seq::SliceRandom;
+
+/// Boards of up to this many cells give a node every empty cell as a child;
+/// larger ones only the cells near stones (see [`Scratch::candidates`]).
+pub const FULL_WIDTH_AREA: usize = 64;
+
+/// Offsets of the cells near a stone on large boards: its eight neighbours
+/// and the cells two away along its four lines.
+const NEAR: [(i8, i8); 16] = [
+    (-1, -1),
+    (-1, 0),
+    (-1, 1),
+    (0, -1),
+    (0, 1),
+    (1, -1),
+    (1, 0),
+    (1, 1),
+    (-2, -2),
+    (-2, 0),
+    (-2, 2),
+    (0, -2),
+    (0, 2),
+    (2, -2),
+    (2, 0),
+    (2, 2),
+];
+
+/// Buffers a search reuses from move to move.
+#[derive(Default)]
+pub struct Scratch {
+    /// The nodes of the current iteration, root first.
+    path: Vec<Id>,
+    moves: Vec<u16>,
+    /// Per square, the generation that last marked it (see `candidates`).
+    stamp: Vec<u32>,
+    generation: u32,
+}
+
+impl Scratch {
+    /// Fills `moves` with the moves worth a child in `board`'s position
+    /// (ongoing): every empty cell on boards of up to [`FULL_WIDTH_AREA`]
+    /// cells, else the empty cells next to a stone or two away along a line
+    /// (the central cells on an empty board). An immediate win or a block
+    /// always lies next to a stone (for K of 2 or more), so they are all
+    /// there. True when the list holds every empty cell.
+    fn candidates(&mut self, board: &Board) -> bool {
+        self.moves.clear();
+        let geo = board.geometry();
+        let empties = geo.area() - board.ply();
+        if geo.area() <= FULL_WIDTH_AREA {
+            self.all_empty(board);
+            return true;
+        }
+        if board.ply() == 0 {
+            let mid = |n: usize| (n - 1) / 2..=n / 2;
+            for r in mid(geo.rows()) {
+                for c in mid(geo.cols()) {
+                    self.moves
+                        .push(board.square(Cell::new(r as u8, c as u8)) as u16);
+                }
+            }
+            return self.moves.len() == empties;
+        }
+        if self.stamp.len() < board.square_count() {
+            self.stamp = vec![0; board.square_count()];
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.stamp.fill(0);
+            self.generation = 1;
+        }
+        let (rows, cols) = (geo.rows() as i32, geo.cols() as i32);
+        for stone in board.moves() {
+            for (dr, dc) in NEAR {
+                let (r, c) = (i32::from(stone.row) + i32::from(dr), i32::from(stone.col) + i32::from(dc));
+                if !(0..rows).contains(&r) || !(0..cols).contains(&c) {
+                    continue;
+                }
+                let sq = board.square(Cell::new(r as u8, c as u8));
+                if board.is_empty_square(sq) && self.stamp[sq] != self.generation {
+                    self.stamp[sq] = self.generation;
+                    self.moves.push(sq as u16);
+                }
+            }
+        }
+        self.moves.len() == empties
+    }
+
+    fn all_empty(&mut self, board: &Board) {
+        self.moves.clear();
+        self.moves.extend(
+            board
+                .squares()
+                .filter(|&s| board.is_empty_square(s))
+                .map(|s| s as u16),
+        );
+    }
+}
+
+/// What one search needs, borrowed from the bot.
+pub struct Search<'a> {
+    pub tree: &'a mut Tree,
+    /// The root position; iterations play down from it and take back.
+    pub board: Board,
+    pub playouts: &'a mut Playouts,
+    pub rng: &'a mut SmallRng,
+    pub scratch: &'a mut Scratch,
+    /// The UCT constant.
+    pub exploration: f64,
+    /// Playouts run (iterations that ended on a proven node run none).
+    pub playouts_run: u64,
+}
+
+impl Search<'_> {
+    /// How often a leaf must have been visited before it gets children: once
+    /// while the arena is under half full, then more and more as it fills
+    /// (2 to 512), so a long search keeps deepening its main lines instead
+    /// of stopping dead at the cap.
+    fn expand_after(&self) -> u32 {
+        let (used, cap) = self.tree.fill();
+        if used * 2 < cap {
+            1
+        } else {
+            1 << (1 + 8 * (used * 2 - cap) / cap).min(9)
+        }
+    }
+
+    /// Gives a node its children and proves what can be seen at once: a win
+    /// on the spot (one child, the winning move), the opponent's two
+    /// threats (lost: one child, a block), one threat (one child, the
+    /// block). False when the arena has no room.
+    pub fn expand(&mut self, id: Id) -> bool {
+        let complete = self.scratch.candidates(&self.board);
+        let board = &self.board;
+        let me = board.to_move();
+        let moves = &mut self.scratch.moves;
+        let pick = |list: &[u16], rng: &mut SmallRng| list[random_below(rng, list.len())];
+        let wins: Vec<u16> = moves
+            .iter()
+            .copied()
+            .filter(|&s| board.wins_through(s as usize, me))
+            .collect();
+        if !wins.is_empty() {
+            let w = pick(&wins, self.rng);
+            if !self.tree.expand(id, &[w], true) {
+                return false;
+            }
+            let child = self.tree.children(id).start;
+            self.tree.set_terminal(child, -1);
+            self.tree.refresh(id);
+            return true;
+        }
+        let threats: Vec<u16> = moves
+            .iter()
+            .copied()
+            .filter(|&s| board.wins_through(s as usize, me.other()))
+            .collect();
+        if !threats.is_empty() {
+            // Every other move loses at once: the block alone is complete.
+            let block = pick(&threats, self.rng);
+            if !self.tree.expand(id, &[block], true) {
+                return false;
+            }
+            if threats.len() >= 2 {
+                // The opponent wins on the other cell next move.
+                let child = self.tree.children(id).start;
+                self.tree.set_proven(child, 1, 1);
+                self.tree.refresh(id);
+            }
+            return true;
+        }
+        moves.shuffle(self.rng);
+        self.tree.expand(id, moves, complete)
+    }
+
+    /// Gives an incomplete node the moves it lacks (once its children have
+    /// nothing more to offer). False when there is no room.
+    fn widen(&mut self, id: Id) -> bool {
+        self.scratch.all_empty(&self.board);
+        let tree = &self.tree;
+        let have: Vec<u16> = tree.children(id).map(|c| tree.get(c).square).collect();
+        let moves = &mut self.scratch.moves;
+        moves.retain(|s| !have.contains(s));
+        moves.shuffle(self.rng);
+        self.tree.widen(id, moves) && {
+            self.tree.refresh(id);
+            true
+        }
+    }
+
+    /// UCT among the children that could still improve on what the node
+    /// has secured (a child whose best case for us is no better is settled);
+    /// an unvisited child first, in the order shuffled at expansion.
+    fn select(&self, id: Id) -> Option<Id> {
+        let node = self.tree.get(id);
+        let ln_n = f64::from(node.visits.max(1)).ln();
+        let mut best = None;
+        let mut best_ucb = f64::NEG_INFINITY;
+        for c in self.tree.children(id) {
+            let child = self.tree.get(c);
+            if -child.lo <= node.lo {
+                continue;
+            }
+            if child.visits == 0 {
+                return Some(c);
+            }
+            let n = f64::from(child.visits);
+            let ucb = f64::from(child.score) / (2.0 * n) + self.exploration * (ln_n / n).sqrt();
+            if ucb > best_ucb {
+                best_ucb = ucb;
+                best = Some(c);
+            }
+        }
+        best
+    }
+
+    /// One iteration from the root (which must be expanded and unproven).
+    pub fn iterate(&mut self) {
+        let root = self.tree.root();
+        let mut path = std::mem::take(&mut self.scratch.path);
+        path.clear();
+        path.push(root);
+        let mut id = root;
+        // The value for the side to move at the leaf, when proven; and the
+        // deepest node of the path whose bounds changed in this iteration.
+        let mut proven = None;
+        let mut changed = None;
+        loop {
+            let node = *self.tree.get(id);
+            if let Some(v) = node.proven() {
+                proven = Some(v);
+                break;
+            }
+            if !node.is_expanded() {
+                if node.visits < self.expand_after() || !self.expand(id) {
+                    break;
+                }
+                if let Some(v) = self.tree.get(id).proven() {
+                    proven = Some(v);
+                    changed = Some(path.len() - 1);
+                    break;
+                }
+            }
+            let child = match self.select(id) {
+                Some(c) => c,
+                // An incomplete node (a large board) whose children are
+                // settled: the other moves may still hold more.
+                None if !self.tree.get(id).is_complete() && self.widen(id) => {
+                    changed = Some(path.len() - 1);
+                    continue;
+                }
+                None => break,
+            };
+            let square = self.tree.get(child).square;
+            let outcome = self.board.play_unchecked(square as usize);
+            path.push(child);
+            id = child;
+            if let Some(o) = outcome {
+                let v = if o.winner().is_some() { -1 } else { 0 };
+                self.tree.set_terminal(child, v);
+                proven = Some(v);
+                changed = Some(path.len() - 1);
+                break;
+            }
+        }
+        // Half-points for the side to move at the leaf.
+        let reward = match proven {
+            Some(v) => (v + 1) as u32,
+            None => {
+                self.playouts.set_position(&self.board);
+                self.playouts_run += 1;
+                match self.playouts.run(self.rng) {
+                    None => 1,
+                    Some(p) if p == self.board.to_move() => 2,
+                    Some(_) => 0,
+                }
+            }
+        };
+        let mut r = 2 - reward;
+        for &n in path.iter().rev() {
+            let node = self.tree.get_mut(n);
+            node.visits += 1;
+            node.score += r;
+            r = 2 - r;
+        }
+        if let Some(at) = changed {
+            for &n in path[..at].iter().rev() {
+                if !self.tree.refresh(n) {
+                    break;
+                }
+            }
+        }
+        for _ in 1..path.len() {
+            self.board.undo();
+        }
+        self.scratch.path = path;
+    }
+
+    /// The move to play: with the root proven, a child proven at its value
+    /// (the quickest win, the slowest loss, or among draws the best mean,
+    /// which against a fallible opponent is the likeliest to go wrong for
+    /// it); else the most visited of the children that may still beat what
+    /// is secured, unless a proven draw is secured and that child scores
+    /// under a half.
+    pub fn best_child(&self) -> Id {
+        let tree = &self.tree;
+        let root = *tree.get(tree.root());
+        let kids = || tree.children(tree.root()).map(|c| (c, tree.get(c)));
+        let by_mean = |a: &(Id, &super::tree::Node), b: &(Id, &super::tree::Node)| {
+            a.1.mean()
+                .total_cmp(&b.1.mean())
+                .then(a.1.visits.cmp(&b.1.visits))
+        };
+        let chosen = if let Some(v) = root.proven() {
+            let exact = kids().filter(|(_, c)| c.proven() == Some(-v));
+            match v {
+                1 => exact.min_by_key(|(_, c)| c.dist),
+                -1 => exact.max_by_key(|(_, c)| c.dist),
+                _ => exact.max_by(by_mean),
+            }
+        } else {
+            let open = kids()
+                .filter(|(_, c)| -c.lo > root.lo)
+                .max_by(|a, b| a.1.visits.cmp(&b.1.visits).then(by_mean(a, b)));
+            let secured = kids()
+                .filter(|(_, c)| root.lo > -1 && -c.hi == root.lo)
+                .max_by(by_mean);
+            match (open, secured) {
+                (Some(o), Some(s)) if o.1.mean() <= 0.5 && root.lo == 0 => Some(s),
+                (Some(o), _) => Some(o),
+                (None, s) => s,
+            }
+        };
+        chosen
+            .or_else(|| kids().max_by_key(|(_, c)| c.dist))
+            .map(|(c, _)| c)
+            .expect("an expanded root has children")
+    }
+}
