@@ -109,10 +109,10 @@ fn main() -> Result<()> {
             nodes
         );
     }
-    // Proving the empty tic-tac-toe and 4x4 k4 boards from scratch.
+    // Proving the empty tic-tac-toe (a draw) and 3x4 k3 (a win) boards.
     for (name, geo) in [
         ("3x3 k3", Geometry::TIC_TAC_TOE),
-        ("4x4 k4", Geometry::new(4, 4, 4, Rule::Free)?),
+        ("3x4 k3", Geometry::new(3, 4, 3, Rule::Free)?),
     ] {
         let mut bot = Mcts::new(args.seed);
         bot.choose(

@@ -29,9 +29,11 @@
 //!
 //! Options (`set NAME VALUE`): `iterations N` (stop once the position's
 //! tree has N visits, counting those kept from earlier moves; 0: no limit),
-//! `exploration C` (the UCT constant, default 1.0), `memory MB` (the arena,
+//! `exploration C` (the UCT constant, default 0.5), `prior W` (the weight
+//! of the prior; 0: plain UCT, default 2), `memory MB` (the arena,
 //! default 64), `reuse on|off` (keep the tree between moves, default on).
 
+mod prior;
 mod search;
 mod tree;
 
@@ -50,7 +52,9 @@ pub const DEFAULT_MEMORY_MB: usize = 64;
 /// Largest `memory` accepted, in MiB.
 const MAX_MEMORY_MB: usize = 65_536;
 /// Default UCT exploration constant.
-pub const DEFAULT_EXPLORATION: f64 = 1.0;
+pub const DEFAULT_EXPLORATION: f64 = 0.5;
+/// Default weight of the prior.
+pub const DEFAULT_PRIOR: f64 = 2.0;
 /// The clock is read once per this many iterations.
 const CLOCK_INTERVAL: u64 = 16;
 /// Visits at most in one tree (the scores are 32-bit half-points).
@@ -89,6 +93,7 @@ pub struct Mcts {
     playouts: Option<(Geometry, Playouts)>,
     scratch: Scratch,
     exploration: f64,
+    prior: f64,
     iterations: Option<u32>,
     reuse: bool,
     report: MctsReport,
@@ -108,6 +113,7 @@ impl Mcts {
             playouts: None,
             scratch: Scratch::default(),
             exploration: DEFAULT_EXPLORATION,
+            prior: DEFAULT_PRIOR,
             iterations: None,
             reuse: true,
             report: MctsReport::default(),
@@ -186,6 +192,7 @@ impl Bot for Mcts {
             rng: &mut self.rng,
             scratch: &mut self.scratch,
             exploration: self.exploration,
+            prior: self.prior,
             playouts_run: 0,
         };
         let root = search.tree.root();
@@ -266,6 +273,16 @@ impl Bot for Mcts {
                     .filter(|c: &f64| (0.0..=100.0).contains(c))
                     .ok_or_else(|| bad(format!("'{clipped}' is not a number from 0 to 100")))?;
                 self.exploration = c;
+            }
+            "prior" => {
+                let w: f64 = value
+                    .parse()
+                    .ok()
+                    .filter(|w: &f64| (0.0..=100.0).contains(w))
+                    .ok_or_else(|| bad(format!("'{clipped}' is not a number from 0 to 100")))?;
+                self.prior = w;
+                // The children's order came from the old setting.
+                self.forget();
             }
             "memory" => {
                 let mb: usize = value

@@ -1,10 +1,12 @@
 //! One move's search: UCT iterations over the tree (select, expand, play
 //! out, back up), proven bounds carried up, and the final choice.
 
-use super::tree::{Id, Tree};
+use super::prior;
+use super::tree::{Id, Node, Tree};
 use crate::rules::{random_below, Board, Cell, Playouts};
 use rand::rngs::SmallRng;
 use rand::seq::SliceRandom;
+use std::cmp::Reverse;
 
 /// Boards of up to this many cells give a node every empty cell as a child;
 /// larger ones only the cells near stones (see [`Scratch::candidates`]).
@@ -31,12 +33,21 @@ const NEAR: [(i8, i8); 16] = [
     (2, 2),
 ];
 
+/// How many of a node's open children UCT looks at after `visits`: 2 at
+/// first, about 2·visits^0.4 later (13 after 100 visits, 80 after 10,000).
+fn widening(visits: u32) -> usize {
+    (2.0 * f64::from(visits.max(1)).powf(0.4)).ceil() as usize
+}
+
 /// Buffers a search reuses from move to move.
 #[derive(Default)]
 pub struct Scratch {
     /// The nodes of the current iteration, root first.
     path: Vec<Id>,
     moves: Vec<u16>,
+    /// Moves with their priors, in the order they become children.
+    scored: Vec<(u16, u8)>,
+    raw: Vec<u64>,
     /// Per square, the generation that last marked it (see `candidates`).
     stamp: Vec<u32>,
     generation: u32,
@@ -113,6 +124,9 @@ pub struct Search<'a> {
     pub scratch: &'a mut Scratch,
     /// The UCT constant.
     pub exploration: f64,
+    /// The weight of the prior (0: plain UCT, every child in a shuffled
+    /// order; else children by prior, a progressive bias and widening).
+    pub prior: f64,
     /// Playouts run (iterations that ended on a proven node run none).
     pub playouts_run: u64,
 }
@@ -139,8 +153,8 @@ impl Search<'_> {
         let complete = self.scratch.candidates(&self.board);
         let board = &self.board;
         let me = board.to_move();
-        let moves = &mut self.scratch.moves;
-        let pick = |list: &[u16], rng: &mut SmallRng| list[random_below(rng, list.len())];
+        let moves = &self.scratch.moves;
+        let pick = |list: &[u16], rng: &mut SmallRng| (list[random_below(rng, list.len())], u8::MAX);
         let wins: Vec<u16> = moves
             .iter()
             .copied()
@@ -175,8 +189,28 @@ impl Search<'_> {
             }
             return true;
         }
-        moves.shuffle(self.rng);
-        self.tree.expand(id, moves, complete)
+        self.score_moves();
+        self.tree.expand(id, &self.scratch.scored, complete)
+    }
+
+    /// `scratch.moves` into `scratch.scored`: in a shuffled order, then
+    /// (stably) by prior.
+    fn score_moves(&mut self) {
+        let Scratch {
+            moves, scored, raw, ..
+        } = &mut *self.scratch;
+        scored.clear();
+        if self.prior > 0.0 {
+            let me = self.board.to_move();
+            raw.clear();
+            raw.extend(moves.iter().map(|&s| prior::score(&self.board, s as usize, me)));
+            scored.extend(moves.iter().copied().zip(prior::scale(raw)));
+            scored.shuffle(self.rng);
+            scored.sort_by_key(|&(_, p)| Reverse(p));
+        } else {
+            scored.extend(moves.iter().map(|&s| (s, 0)));
+            scored.shuffle(self.rng);
+        }
     }
 
     /// Gives an incomplete node the moves it lacks (once its children have
@@ -185,10 +219,9 @@ impl Search<'_> {
         self.scratch.all_empty(&self.board);
         let tree = &self.tree;
         let have: Vec<u16> = tree.children(id).map(|c| tree.get(c).square).collect();
-        let moves = &mut self.scratch.moves;
-        moves.retain(|s| !have.contains(s));
-        moves.shuffle(self.rng);
-        self.tree.widen(id, moves) && {
+        self.scratch.moves.retain(|s| !have.contains(s));
+        self.score_moves();
+        self.tree.widen(id, &self.scratch.scored) && {
             self.tree.refresh(id);
             true
         }
@@ -196,22 +229,38 @@ impl Search<'_> {
 
     /// UCT among the children that could still improve on what the node
     /// has secured (a child whose best case for us is no better is settled);
-    /// an unvisited child first, in the order shuffled at expansion.
+    /// an unvisited child first, in the children's order. With a prior, only
+    /// the first few such children (more as the node's visits grow:
+    /// progressive widening), each with a bonus for its prior that fades
+    /// with its visits.
     fn select(&self, id: Id) -> Option<Id> {
         let node = self.tree.get(id);
         let ln_n = f64::from(node.visits.max(1)).ln();
+        let width = if self.prior > 0.0 {
+            widening(node.visits)
+        } else {
+            usize::MAX
+        };
+        let bias = self.prior / f64::from(u8::MAX);
         let mut best = None;
         let mut best_ucb = f64::NEG_INFINITY;
+        let mut considered = 0;
         for c in self.tree.children(id) {
             let child = self.tree.get(c);
             if -child.lo <= node.lo {
                 continue;
             }
+            considered += 1;
+            if considered > width {
+                break;
+            }
             if child.visits == 0 {
                 return Some(c);
             }
             let n = f64::from(child.visits);
-            let ucb = f64::from(child.score) / (2.0 * n) + self.exploration * (ln_n / n).sqrt();
+            let ucb = f64::from(child.score) / (2.0 * n)
+                + self.exploration * (ln_n / n).sqrt()
+                + bias * f64::from(child.prior) / (n + 1.0);
             if ucb > best_ucb {
                 best_ucb = ucb;
                 best = Some(c);
@@ -307,38 +356,57 @@ impl Search<'_> {
     /// which against a fallible opponent is the likeliest to go wrong for
     /// it); else the most visited of the children that may still beat what
     /// is secured, unless a proven draw is secured and that child scores
-    /// under a half.
-    pub fn best_child(&self) -> Id {
+    /// under a half. On large boards a cell away from the stones (added
+    /// only for the solver's sake) is not chosen over resisting a proven
+    /// loss where the fight is.
+    pub fn best_child(&mut self) -> Id {
+        self.scratch.candidates(&self.board);
+        let near = &self.scratch.moves;
         let tree = &self.tree;
         let root = *tree.get(tree.root());
         let kids = || tree.children(tree.root()).map(|c| (c, tree.get(c)));
-        let by_mean = |a: &(Id, &super::tree::Node), b: &(Id, &super::tree::Node)| {
+        let is_near = |c: &Node| near.contains(&c.square);
+        let by_mean = |a: &(Id, &Node), b: &(Id, &Node)| {
             a.1.mean()
                 .total_cmp(&b.1.mean())
                 .then(a.1.visits.cmp(&b.1.visits))
+        };
+        let slowest = |a: &(Id, &Node), b: &(Id, &Node)| {
+            a.1.dist
+                .cmp(&b.1.dist)
+                .then(is_near(a.1).cmp(&is_near(b.1)))
         };
         let chosen = if let Some(v) = root.proven() {
             let exact = kids().filter(|(_, c)| c.proven() == Some(-v));
             match v {
                 1 => exact.min_by_key(|(_, c)| c.dist),
-                -1 => exact.max_by_key(|(_, c)| c.dist),
+                -1 => exact.max_by(slowest),
                 _ => exact.max_by(by_mean),
             }
         } else {
-            let open = kids()
-                .filter(|(_, c)| -c.lo > root.lo)
-                .max_by(|a, b| a.1.visits.cmp(&b.1.visits).then(by_mean(a, b)));
+            let most_visited =
+                |a: &(Id, &Node), b: &(Id, &Node)| a.1.visits.cmp(&b.1.visits).then(by_mean(a, b));
+            let open = || kids().filter(|(_, c)| -c.lo > root.lo);
+            let lost_near = kids()
+                .filter(|(_, c)| c.proven() == Some(1) && is_near(c))
+                .max_by(slowest);
+            let open_any = open().max_by(most_visited);
+            let open = open()
+                .filter(|(_, c)| is_near(c))
+                .max_by(most_visited)
+                .or(if lost_near.is_some() { None } else { open_any });
             let secured = kids()
                 .filter(|(_, c)| root.lo > -1 && -c.hi == root.lo)
                 .max_by(by_mean);
             match (open, secured) {
                 (Some(o), Some(s)) if o.1.mean() <= 0.5 && root.lo == 0 => Some(s),
                 (Some(o), _) => Some(o),
-                (None, s) => s,
+                (None, Some(s)) => Some(s),
+                (None, None) => lost_near.or(open_any),
             }
         };
         chosen
-            .or_else(|| kids().max_by_key(|(_, c)| c.dist))
+            .or_else(|| kids().max_by(slowest))
             .map(|(c, _)| c)
             .expect("an expanded root has children")
     }

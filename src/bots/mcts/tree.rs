@@ -30,12 +30,15 @@ pub struct Node {
     /// win) lies in `lo..=hi`; proven once they meet.
     pub lo: i8,
     pub hi: i8,
+    /// The prior of the move into it, 0 to 255 (see `prior`).
+    pub prior: u8,
     flags: u8,
 }
 
 impl Node {
-    fn leaf(square: u16) -> Node {
+    fn leaf((square, prior): (u16, u8)) -> Node {
         Node {
+            prior,
             first_child: 0,
             visits: 0,
             score: 0,
@@ -98,7 +101,7 @@ impl Tree {
     /// Back to a root alone (allocations kept).
     pub fn clear(&mut self) {
         self.nodes.clear();
-        self.nodes.push(Node::leaf(0));
+        self.nodes.push(Node::leaf((0, 0)));
         self.root = 0;
     }
 
@@ -135,10 +138,10 @@ impl Tree {
         self.children(id).find(|&c| self.get(c).square == square)
     }
 
-    /// Gives an unexpanded node its children, one per square; `complete`
-    /// when they are all the moves that matter. False (and nothing changes)
-    /// when the arena has no room for them.
-    pub fn expand(&mut self, id: Id, squares: &[u16], complete: bool) -> bool {
+    /// Gives an unexpanded node its children, one per square with its prior,
+    /// in this order; `complete` when they are all the moves that matter.
+    /// False (and nothing changes) when the arena has no room for them.
+    pub fn expand(&mut self, id: Id, squares: &[(u16, u8)], complete: bool) -> bool {
         debug_assert!(!self.get(id).is_expanded() && !squares.is_empty());
         if self.nodes.len() + squares.len() > self.cap {
             return false;
@@ -156,7 +159,7 @@ impl Tree {
     /// complete: the children move to a new block (their subtrees stay
     /// where they are; the old block is garbage). False when there is no
     /// room.
-    pub fn widen(&mut self, id: Id, extra: &[u16]) -> bool {
+    pub fn widen(&mut self, id: Id, extra: &[(u16, u8)]) -> bool {
         let old = self.get(id).children();
         if self.nodes.len() + old.len() + extra.len() > self.cap {
             return false;
@@ -271,7 +274,7 @@ mod tests {
     fn bounds_follow_the_children() {
         let mut t = Tree::new(100);
         let r = t.root();
-        assert!(t.expand(r, &[1, 2, 3], true));
+        assert!(t.expand(r, &[(1, 0), (2, 0), (3, 0)], true));
         let kids: Vec<Id> = t.children(r).collect();
         assert!(!t.refresh(r), "nothing known yet");
         // One child lost for its mover's opponent... a draw there: the root
@@ -294,13 +297,13 @@ mod tests {
     fn an_incomplete_node_proves_wins_only() {
         let mut t = Tree::new(100);
         let r = t.root();
-        t.expand(r, &[1, 2], false);
+        t.expand(r, &[(1, 0), (2, 0)], false);
         for c in t.children(r).collect::<Vec<_>>() {
             t.set_proven(c, 1, 1);
         }
         t.refresh(r);
         assert_eq!((t.get(r).lo, t.get(r).hi), (-1, 1), "other moves may hold");
-        assert!(t.widen(r, &[3]));
+        assert!(t.widen(r, &[(3, 0)]));
         assert_eq!(t.children(r).len(), 3);
         let last = t.children(r).last().unwrap();
         assert_eq!(t.get(last).square, 3);
@@ -313,11 +316,11 @@ mod tests {
     fn the_cap_holds_and_a_reroot_keeps_the_subtree() {
         let mut t = Tree::new(8);
         let r = t.root();
-        assert!(t.expand(r, &[1, 2, 3], true));
+        assert!(t.expand(r, &[(1, 0), (2, 0), (3, 0)], true));
         let a = t.children(r).start;
-        assert!(t.expand(a, &[4, 5], true));
+        assert!(t.expand(a, &[(4, 0), (5, 0)], true));
         let b = t.children(r).start + 1;
-        assert!(!t.expand(b, &[6, 7, 8], true), "over the cap");
+        assert!(!t.expand(b, &[(6, 0), (7, 0), (8, 0)], true), "over the cap");
         t.get_mut(a).visits = 7;
         // Six nodes of eight: the copy runs.
         t.reroot(a, || true);
