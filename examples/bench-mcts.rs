@@ -38,7 +38,12 @@ struct Args {
 fn parse_board(s: &str) -> Result<Geometry> {
     let (size, k) = s.split_once(':').unwrap_or((s, "5"));
     let (r, c) = size.split_once('x').unwrap_or((size, size));
-    Ok(Geometry::new(r.parse()?, c.parse()?, k.parse()?, Rule::Free)?)
+    Ok(Geometry::new(
+        r.parse()?,
+        c.parse()?,
+        k.parse()?,
+        Rule::Free,
+    )?)
 }
 
 /// Bare playouts per second from the empty board.
@@ -59,7 +64,12 @@ fn bare_rate(geo: Geometry, secs: f64, seed: u64) -> f64 {
 fn main() -> Result<()> {
     let args = Args::parse();
     let boards = if args.boards.is_empty() {
-        vec!["3x3:3".into(), "5x5:4".into(), "7x7:5".into(), "15x15:5".into()]
+        vec![
+            "3x3:3".into(),
+            "5x5:4".into(),
+            "7x7:5".into(),
+            "15x15:5".into(),
+        ]
     } else {
         args.boards.clone()
     };

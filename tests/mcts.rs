@@ -222,7 +222,11 @@ fn never_loses_tic_tac_toe_against_any_opponent() {
                 &mut tally,
             );
             assert!(tally.values().sum::<u32>() > 20, "{tally:?}");
-            assert_eq!(tally.get(&Some(side.other())), None, "seed {seed} as {side}");
+            assert_eq!(
+                tally.get(&Some(side.other())),
+                None,
+                "seed {seed} as {side}"
+            );
         }
     }
 }
@@ -255,12 +259,19 @@ fn at_a_modest_budget_it_never_loses_tic_tac_toe_to_random() {
                 Player::X => play_out(Geometry::TIC_TAC_TOE, &mut bot, random.as_mut(), 5000),
                 Player::O => play_out(Geometry::TIC_TAC_TOE, random.as_mut(), &mut bot, 5000),
             };
-            assert_ne!(outcome.winner(), Some(side.other()), "seed {seed}: {moves:?}");
+            assert_ne!(
+                outcome.winner(),
+                Some(side.other()),
+                "seed {seed}: {moves:?}"
+            );
             score[side.index()] += u32::from(outcome.winner() == Some(side));
         }
     }
     // It does not drift into draws: most games against random are won.
-    assert!(score[0] > 130 && score[1] > 100, "wins as X, as O: {score:?}");
+    assert!(
+        score[0] > 130 && score[1] > 100,
+        "wins as X, as O: {score:?}"
+    );
 }
 
 #[test]
@@ -436,7 +447,10 @@ fn through_the_engine_it_takes_options_and_replays_a_seed() {
         "set iterations x\nset reuse off\nset iterations 50\nnewgame 3 3 3\nmove 1 1\nmove 2 2\nmove 1 2\ngenmove\nstatus\n",
     );
     assert!(r[0].starts_with("? invalid option: iterations"), "{r:?}");
-    assert_eq!(r[1..], ["=", "=", "=", "=", "=", "=", "= 1 3", "= ongoing X"]);
+    assert_eq!(
+        r[1..],
+        ["=", "=", "=", "=", "=", "=", "= 1 3", "= ongoing X"]
+    );
 
     let game = format!(
         "set bot mcts\nset iterations 500\nnewgame 7 7 5\n{}show\n",

@@ -40,6 +40,7 @@ mod tree;
 use super::minimax::safety_margin;
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
 use crate::rules::{Board, Cell, Geometry, Playouts};
+use prior::Prior;
 use rand::rngs::SmallRng;
 use search::{Scratch, Search};
 use std::time::{Duration, Instant};
@@ -91,6 +92,8 @@ pub struct Mcts {
     root_line: Option<(Geometry, Vec<u16>)>,
     /// Playouts for the shape they were built for.
     playouts: Option<(Geometry, Playouts)>,
+    /// The windows of the current shape.
+    prior_windows: Option<Prior>,
     scratch: Scratch,
     exploration: f64,
     prior: f64,
@@ -111,6 +114,7 @@ impl Mcts {
             tree: Tree::new(cap_for(DEFAULT_MEMORY_MB)),
             root_line: None,
             playouts: None,
+            prior_windows: None,
             scratch: Scratch::default(),
             exploration: DEFAULT_EXPLORATION,
             prior: DEFAULT_PRIOR,
@@ -138,13 +142,11 @@ impl Mcts {
         let geo = board.geometry();
         let line: Vec<u16> = board.moves().map(|c| board.square(c) as u16).collect();
         let found = match &self.root_line {
-            Some((g, old)) if self.reuse && *g == geo && line.starts_with(old) => {
-                line[old.len()..]
-                    .iter()
-                    .try_fold(self.tree.root(), |id, &sq| {
-                        self.tree.child_by_square(id, sq)
-                    })
-            }
+            Some((g, old)) if self.reuse && *g == geo && line.starts_with(old) => line[old.len()..]
+                .iter()
+                .try_fold(self.tree.root(), |id, &sq| {
+                    self.tree.child_by_square(id, sq)
+                }),
             _ => None,
         };
         match found {
@@ -185,6 +187,13 @@ impl Bot for Mcts {
             Some(p) if p.0 == geo => p,
             slot => slot.insert((geo, Playouts::new(board))),
         };
+        let prior = match &mut self.prior_windows {
+            Some(p) if p.geometry() == geo => {
+                p.set_position(board);
+                p
+            }
+            slot => slot.insert(Prior::new(board)),
+        };
         let mut search = Search {
             tree: &mut self.tree,
             board: board.clone(),
@@ -192,7 +201,8 @@ impl Bot for Mcts {
             rng: &mut self.rng,
             scratch: &mut self.scratch,
             exploration: self.exploration,
-            prior: self.prior,
+            prior_weight: self.prior,
+            prior,
             playouts_run: 0,
         };
         let root = search.tree.root();
@@ -212,7 +222,7 @@ impl Bot for Mcts {
             if node.proven().is_some() || node.children == 1 || node.visits >= budget {
                 break;
             }
-            if iterations % CLOCK_INTERVAL == 0 && Instant::now() >= deadline {
+            if iterations.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= deadline {
                 break;
             }
             search.iterate();

@@ -4,7 +4,7 @@
 //! the whole board). It orders the children, and UCT adds it as a
 //! progressive bias that fades with visits.
 
-use crate::rules::{Board, Player};
+use crate::rules::{Board, Cell, Geometry, Player};
 
 /// What a window with `stones` of one player (after the move) and none of
 /// the other's is worth: each stone multiplies it by 8.
@@ -16,77 +16,117 @@ fn weight(stones: usize) -> u64 {
     }
 }
 
-/// Per cell along a line: the mover's stone, the opponent's, empty, or off
-/// the board.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Spot {
-    Mine,
-    Theirs,
-    Empty,
+/// The K-cell windows of a board shape and, kept move by move as a search
+/// plays and takes back, how many stones each player has in each.
+pub struct Prior {
+    geometry: Geometry,
+    /// The ids of the windows through each square: `ids[ranges[sq]]`.
+    ranges: Vec<(u32, u32)>,
+    ids: Vec<u32>,
+    /// Stones of X and of O in each window.
+    counts: Vec<[u8; 2]>,
 }
 
-/// The raw score of `me` playing the empty `square`: over each of the four
-/// lines through it, each K-cell window that holds it and only one player's
-/// stones scores by the stones it would then hold — the mover's (the line
-/// it extends) and the opponent's (the line it blocks, counted as if the
-/// opponent played there).
-pub fn score(board: &Board, square: usize, me: Player) -> u64 {
-    let k = board.geometry().k();
-    let spot = |sq: usize| match board.stone_on(sq) {
-        Some(p) if p == me => Some(Spot::Mine),
-        Some(_) => Some(Spot::Theirs),
-        None if board.is_empty_square(sq) => Some(Spot::Empty),
-        None => None,
-    };
-    let mut total = 0;
-    // The line through the square, at most K - 1 cells each way; a wall
-    // (off the board) ends it, so every step stays inside the padded array.
-    let mut line = [Spot::Empty; 64];
-    for step in board.directions() {
-        let mut back = 0;
-        while back + 1 < k {
-            match square.checked_sub((back + 1) * step).and_then(spot) {
-                Some(s) => {
-                    back += 1;
-                    line[k - 1 - back] = s;
+impl Prior {
+    /// The windows of `board`'s shape, with its stones counted.
+    pub fn new(board: &Board) -> Prior {
+        let geo = board.geometry();
+        let (rows, cols, k) = (geo.rows() as isize, geo.cols() as isize, geo.k() as isize);
+        let mut through: Vec<Vec<u32>> = vec![Vec::new(); board.square_count()];
+        let mut id = 0;
+        // With K = 1 the four directions give the same window: keep one.
+        let directions = if k == 1 { 1 } else { 4 };
+        for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)]
+            .into_iter()
+            .take(directions)
+        {
+            for r in 0..rows {
+                for c in 0..cols {
+                    let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                    if er >= rows || !(0..cols).contains(&ec) {
+                        continue;
+                    }
+                    for i in 0..k {
+                        let cell = Cell::new((r + i * dr) as u8, (c + i * dc) as u8);
+                        through[board.square(cell)].push(id);
+                    }
+                    id += 1;
                 }
-                None => break,
             }
         }
-        let mut ahead = 0;
-        while ahead + 1 < k {
-            match spot(square + (ahead + 1) * step) {
-                Some(s) => {
-                    ahead += 1;
-                    line[k - 1 + ahead] = s;
-                }
-                None => break,
-            }
+        let mut ranges = Vec::with_capacity(through.len());
+        let mut ids = Vec::new();
+        for list in &through {
+            ranges.push((ids.len() as u32, (ids.len() + list.len()) as u32));
+            ids.extend_from_slice(list);
         }
-        // Cells line[k - 1 - back ..= k - 1 + ahead], the square at k - 1.
-        let (first, last) = (k - 1 - back, k - 1 + ahead);
-        if last + 1 - first < k {
-            continue;
-        }
-        let (mut mine, mut theirs) = (0, 0);
-        for (i, &s) in line[first..=last].iter().enumerate() {
-            mine += usize::from(s == Spot::Mine);
-            theirs += usize::from(s == Spot::Theirs);
-            if i + 1 >= k {
-                // The window ending here: line[first + i + 1 - k ..= first + i].
-                if theirs == 0 {
-                    total += weight(mine + 1);
-                }
-                if mine == 0 {
-                    total += weight(theirs + 1);
-                }
-                let out = line[first + i + 1 - k];
-                mine -= usize::from(out == Spot::Mine);
-                theirs -= usize::from(out == Spot::Theirs);
+        let mut prior = Prior {
+            geometry: geo,
+            ranges,
+            ids,
+            counts: vec![[0; 2]; id as usize],
+        };
+        prior.set_position(board);
+        prior
+    }
+
+    pub fn geometry(&self) -> Geometry {
+        self.geometry
+    }
+
+    fn windows(&self, square: usize) -> &[u32] {
+        let (a, b) = self.ranges[square];
+        &self.ids[a as usize..b as usize]
+    }
+
+    /// Counts the stones of `board` (of this shape) afresh.
+    pub fn set_position(&mut self, board: &Board) {
+        self.counts.fill([0; 2]);
+        for cell in board.moves() {
+            let sq = board.square(cell);
+            if let Some(p) = board.stone_on(sq) {
+                self.add(sq, p);
             }
         }
     }
-    total
+
+    /// A stone of `p` on `square`.
+    #[inline]
+    pub fn add(&mut self, square: usize, p: Player) {
+        let (a, b) = self.ranges[square];
+        for &w in &self.ids[a as usize..b as usize] {
+            self.counts[w as usize][p.index()] += 1;
+        }
+    }
+
+    /// The stone of `p` on `square` taken back.
+    #[inline]
+    pub fn remove(&mut self, square: usize, p: Player) {
+        let (a, b) = self.ranges[square];
+        for &w in &self.ids[a as usize..b as usize] {
+            self.counts[w as usize][p.index()] -= 1;
+        }
+    }
+
+    /// The raw score of `me` playing the empty `square`: each window through
+    /// it that holds only one player's stones scores by the stones it would
+    /// then hold — the mover's (a line it extends) and the opponent's (a
+    /// line it blocks, counted as if the opponent played there).
+    #[inline]
+    pub fn score(&self, square: usize, me: Player) -> u64 {
+        let (mine, theirs) = (me.index(), me.other().index());
+        self.windows(square)
+            .iter()
+            .map(|&w| {
+                let c = self.counts[w as usize];
+                match (c[mine], c[theirs]) {
+                    (m, 0) => weight(usize::from(m) + 1) + if m == 0 { weight(1) } else { 0 },
+                    (0, t) => weight(usize::from(t) + 1),
+                    _ => 0,
+                }
+            })
+            .sum()
+    }
 }
 
 /// Scores scaled to 0..=255 against the best, by the square root of the
@@ -114,7 +154,8 @@ mod tests {
             b.try_play(Cell::new(r, c)).unwrap();
         }
         // O to move: X's three is at 7 5 .. 7 7.
-        let at = |r, c| score(&b, b.square(Cell::new(r, c)), Player::O);
+        let prior = Prior::new(&b);
+        let at = |r, c| prior.score(b.square(Cell::new(r, c)), Player::O);
         assert!(at(7, 8) > at(9, 9), "blocking beats nothing");
         assert!(at(7, 8) > at(8, 8));
         assert!(at(7, 4) > at(12, 12));
@@ -129,11 +170,22 @@ mod tests {
     #[test]
     fn k_larger_than_the_room_scores_nothing() {
         let geo = Geometry::new(2, 7, 4, Rule::Free).unwrap();
-        let b = Board::new(geo);
+        let mut b = Board::new(geo);
+        let mut prior = Prior::new(&b);
         // Columns only have 2 cells: only rows count.
-        let corner = score(&b, b.square(Cell::new(0, 0)), Player::X);
-        let mid = score(&b, b.square(Cell::new(0, 3)), Player::X);
-        assert_eq!(corner, 2);
-        assert_eq!(mid, 8);
+        let at = |prior: &Prior, b: &Board, r, c| prior.score(b.square(Cell::new(r, c)), Player::X);
+        assert_eq!(at(&prior, &b, 0, 0), 2);
+        assert_eq!(at(&prior, &b, 0, 3), 8);
+        // Kept move by move, and back.
+        let sq = b.square(Cell::new(0, 1));
+        b.play_unchecked(sq);
+        prior.add(sq, Player::X);
+        // Two windows through 1 4 hold the X: 8 each, the others 2.
+        assert_eq!(at(&prior, &b, 0, 3), 8 + 8 + 2 + 2);
+        // For O the corner blocks that X: 8.
+        assert_eq!(prior.score(b.square(Cell::new(0, 0)), Player::O), 8);
+        b.undo();
+        prior.remove(sq, Player::X);
+        assert_eq!(at(&prior, &b, 0, 3), 8);
     }
 }

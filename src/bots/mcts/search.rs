@@ -1,7 +1,7 @@
 //! One move's search: UCT iterations over the tree (select, expand, play
 //! out, back up), proven bounds carried up, and the final choice.
 
-use super::prior;
+use super::prior::{self, Prior};
 use super::tree::{Id, Node, Tree};
 use crate::rules::{random_below, Board, Cell, Playouts};
 use rand::rngs::SmallRng;
@@ -89,7 +89,10 @@ impl Scratch {
         let (rows, cols) = (geo.rows() as i32, geo.cols() as i32);
         for stone in board.moves() {
             for (dr, dc) in NEAR {
-                let (r, c) = (i32::from(stone.row) + i32::from(dr), i32::from(stone.col) + i32::from(dc));
+                let (r, c) = (
+                    i32::from(stone.row) + i32::from(dr),
+                    i32::from(stone.col) + i32::from(dc),
+                );
                 if !(0..rows).contains(&r) || !(0..cols).contains(&c) {
                     continue;
                 }
@@ -126,7 +129,9 @@ pub struct Search<'a> {
     pub exploration: f64,
     /// The weight of the prior (0: plain UCT, every child in a shuffled
     /// order; else children by prior, a progressive bias and widening).
-    pub prior: f64,
+    pub prior_weight: f64,
+    /// The windows' stone counts, kept in step with `board`.
+    pub prior: &'a mut Prior,
     /// Playouts run (iterations that ended on a proven node run none).
     pub playouts_run: u64,
 }
@@ -154,7 +159,8 @@ impl Search<'_> {
         let board = &self.board;
         let me = board.to_move();
         let moves = &self.scratch.moves;
-        let pick = |list: &[u16], rng: &mut SmallRng| (list[random_below(rng, list.len())], u8::MAX);
+        let pick =
+            |list: &[u16], rng: &mut SmallRng| (list[random_below(rng, list.len())], u8::MAX);
         let wins: Vec<u16> = moves
             .iter()
             .copied()
@@ -200,10 +206,10 @@ impl Search<'_> {
             moves, scored, raw, ..
         } = &mut *self.scratch;
         scored.clear();
-        if self.prior > 0.0 {
+        if self.prior_weight > 0.0 {
             let me = self.board.to_move();
             raw.clear();
-            raw.extend(moves.iter().map(|&s| prior::score(&self.board, s as usize, me)));
+            raw.extend(moves.iter().map(|&s| self.prior.score(s as usize, me)));
             scored.extend(moves.iter().copied().zip(prior::scale(raw)));
             scored.shuffle(self.rng);
             scored.sort_by_key(|&(_, p)| Reverse(p));
@@ -236,12 +242,12 @@ impl Search<'_> {
     fn select(&self, id: Id) -> Option<Id> {
         let node = self.tree.get(id);
         let ln_n = f64::from(node.visits.max(1)).ln();
-        let width = if self.prior > 0.0 {
+        let width = if self.prior_weight > 0.0 {
             widening(node.visits)
         } else {
             usize::MAX
         };
-        let bias = self.prior / f64::from(u8::MAX);
+        let bias = self.prior_weight / f64::from(u8::MAX);
         let mut best = None;
         let mut best_ucb = f64::NEG_INFINITY;
         let mut considered = 0;
@@ -306,8 +312,9 @@ impl Search<'_> {
                 }
                 None => break,
             };
-            let square = self.tree.get(child).square;
-            let outcome = self.board.play_unchecked(square as usize);
+            let square = self.tree.get(child).square as usize;
+            self.prior.add(square, self.board.to_move());
+            let outcome = self.board.play_unchecked(square);
             path.push(child);
             id = child;
             if let Some(o) = outcome {
@@ -346,7 +353,10 @@ impl Search<'_> {
             }
         }
         for _ in 1..path.len() {
-            self.board.undo();
+            if let Some(cell) = self.board.undo() {
+                self.prior
+                    .remove(self.board.square(cell), self.board.to_move());
+            }
         }
         self.scratch.path = path;
     }

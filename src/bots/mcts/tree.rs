@@ -320,7 +320,10 @@ mod tests {
         let a = t.children(r).start;
         assert!(t.expand(a, &[(4, 0), (5, 0)], true));
         let b = t.children(r).start + 1;
-        assert!(!t.expand(b, &[(6, 0), (7, 0), (8, 0)], true), "over the cap");
+        assert!(
+            !t.expand(b, &[(6, 0), (7, 0), (8, 0)], true),
+            "over the cap"
+        );
         t.get_mut(a).visits = 7;
         // Six nodes of eight: the copy runs.
         t.reroot(a, || true);
