@@ -13,7 +13,7 @@ use std::process::ExitCode;
 const PROTOCOL_SUMMARY: &str = "\
 Protocol (GTP framing; one request per line, `[id] command [args]`):
   newgame [ROWS COLS K [free|exact]]   move R C   genmove   undo
-  show   status   legal   set NAME VALUE (bot, seed, movetime)
+  show   status   legal   set NAME VALUE (bot, seed, movetime; per bot: see README)
   protocol_version   name   version   known_command X   list_commands   quit
 Replies: `=[id] result` or `?[id] message`, each ending with an empty line.
 Cells are `R C`, 1-based, row 1 at the top. Example: printf 'genmove\\nshow\\n' | kinrow";
@@ -22,7 +22,7 @@ Cells are `R C`, 1-based, row 1 at the top. Example: printf 'genmove\\nshow\\n' 
 #[derive(Parser, Debug)]
 #[command(name = "kinrow", version, after_help = PROTOCOL_SUMMARY)]
 struct Cli {
-    /// The bot that answers genmove: random, blocking or minimax.
+    /// The bot that answers genmove: random, blocking, minimax or mcts.
     #[arg(long, default_value = "minimax", value_parser = parse_bot)]
     bot: BotKind,
     /// Seed for the bot's random choices (default: a fresh random seed).
