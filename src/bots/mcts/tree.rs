@@ -79,8 +79,6 @@ impl Node {
 /// until the arena is compacted.
 pub struct Tree {
     nodes: Vec<Node>,
-    /// The compaction target, kept for its allocation.
-    spare: Vec<Node>,
     cap: usize,
     root: Id,
 }
@@ -90,7 +88,6 @@ impl Tree {
     pub fn new(cap: usize) -> Tree {
         let mut t = Tree {
             nodes: Vec::new(),
-            spare: Vec::new(),
             cap: cap.max(2),
             root: 0,
         };
@@ -111,7 +108,6 @@ impl Tree {
         if self.nodes.len() > self.cap {
             self.clear();
             self.nodes.shrink_to(self.cap);
-            self.spare = Vec::new();
         }
     }
 
@@ -146,6 +142,7 @@ impl Tree {
         if self.nodes.len() + squares.len() > self.cap {
             return false;
         }
+        self.make_room(squares.len());
         let first = self.nodes.len() as Id;
         self.nodes.extend(squares.iter().map(|&sq| Node::leaf(sq)));
         let n = self.get_mut(id);
@@ -164,6 +161,7 @@ impl Tree {
         if self.nodes.len() + old.len() + extra.len() > self.cap {
             return false;
         }
+        self.make_room(old.len() + extra.len());
         let first = self.nodes.len() as Id;
         self.nodes.extend_from_within(old);
         self.nodes.extend(extra.iter().map(|&sq| Node::leaf(sq)));
@@ -173,6 +171,16 @@ impl Tree {
         n.children = count;
         n.flags |= COMPLETE;
         true
+    }
+
+    /// Room for `n` more nodes (the caller checked the cap): the arena
+    /// doubles, but never past the cap.
+    fn make_room(&mut self, n: usize) {
+        let len = self.nodes.len();
+        if self.nodes.capacity() < len + n {
+            let want = (2 * len).clamp(len + n, self.cap.max(len + n));
+            self.nodes.reserve_exact(want - len);
+        }
     }
 
     /// Marks a node as a finished game: `value` for the side to move there
@@ -232,22 +240,21 @@ impl Tree {
 
     /// Makes `id` (a descendant of the root) the root. When the arena is
     /// over half full the new root's subtree is copied into a fresh arena
-    /// (dropping everything else); `keep_going` is asked now and then
+    /// and the old one freed (so the arena stays under its cap, and only
+    /// a copy in progress holds more); `keep_going` is asked now and then
     /// during the copy, and when it says no the tree is cleared instead.
     pub fn reroot(&mut self, id: Id, mut keep_going: impl FnMut() -> bool) {
         self.root = id;
         if self.nodes.len() * 2 <= self.cap {
             return;
         }
-        let mut to = std::mem::take(&mut self.spare);
-        to.clear();
+        let mut to = Vec::new();
         to.push(self.nodes[id as usize]);
         // Breadth first: each copied node's children are copied together,
         // so they stay side by side.
         let mut next = 0;
         while next < to.len() {
             if next % 4096 == 4095 && !keep_going() {
-                self.spare = to;
                 self.clear();
                 return;
             }
@@ -256,7 +263,7 @@ impl Tree {
             to.extend_from_slice(&self.nodes[kids]);
             next += 1;
         }
-        self.spare = std::mem::replace(&mut self.nodes, to);
+        self.nodes = to;
         self.root = 0;
     }
 }
