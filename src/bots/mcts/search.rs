@@ -376,10 +376,12 @@ impl Search<'_> {
         let root = *tree.get(tree.root());
         let kids = || tree.children(tree.root()).map(|c| (c, tree.get(c)));
         let is_near = |c: &Node| near.contains(&c.square);
+        // Ties (a search cut short by the clock) go to the higher prior.
         let by_mean = |a: &(Id, &Node), b: &(Id, &Node)| {
             a.1.mean()
                 .total_cmp(&b.1.mean())
                 .then(a.1.visits.cmp(&b.1.visits))
+                .then(a.1.prior.cmp(&b.1.prior))
         };
         let slowest = |a: &(Id, &Node), b: &(Id, &Node)| {
             a.1.dist
