@@ -4,13 +4,18 @@
 //! - [`rules`]: the pure rules core (boards up to 32x32, `free` and `exact` rules).
 //! - [`bots`]: the move choosers inside the engine.
 //! - [`protocol`]: the GTP-framed line protocol and the engine loop.
+//! - [`dialects`]: the engine in the Gomocup brain protocol and in GTP with
+//!   GoGui's rules commands.
 //! - [`client`]: one engine process driven over its pipes, with deadlines.
+//! - [`records`]: SGF and Piskvork `.psq` game records.
 //! - [`referee`]: tournaments between engine processes, with statistics.
 
 pub mod bots;
 pub mod cli;
 pub mod client;
+pub mod dialects;
 pub mod play;
 pub mod protocol;
+pub mod records;
 pub mod referee;
 pub mod rules;

@@ -233,7 +233,7 @@ fn a_misbehaving_brain_gets_a_clear_refusal_never_a_crash() {
     ];
     for (mode, message) in cases {
         let got = replies(
-            &["--timeout-turn", "100", "--grace", "200"],
+            &["--timeout-turn", "100", "--grace", "1500"],
             &["--mode", mode],
             "newgame 15 15 5\nmove 8 8\ngenmove\nmove 1 1\nlegal\nquit\n",
         );
@@ -252,7 +252,9 @@ fn a_misbehaving_brain_gets_a_clear_refusal_never_a_crash() {
 
 /// The adapter around the fixture brain, for `--engine`.
 fn gomo_engine(brain_args: &str) -> String {
-    format!("gomo=python3 {ADAPTER} --timeout-turn 300 --grace 300 -- python3 {BRAIN} {brain_args}")
+    format!(
+        "gomo=python3 {ADAPTER} --timeout-turn 300 --grace 3000 -- python3 {BRAIN} {brain_args}"
+    )
 }
 
 #[test]
@@ -277,6 +279,10 @@ fn whole_games_against_kinrow_through_the_referee() {
                 "4",
                 "--movetime",
                 "200",
+                // Two Python processes a move: a loaded machine needs more
+                // than the default deadline of movetime + 1 s.
+                "--timeout",
+                "10000",
                 "--seed",
                 "11",
             ],

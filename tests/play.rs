@@ -251,7 +251,7 @@ fn play_again_with_swapped_sides_keeps_the_score_per_player() {
         .concat(),
     );
     let out = play(&HOT_SEAT, &input);
-    assert!(out.contains("Please answer y, s or n."), "{out}");
+    assert!(out.contains("Please answer y, s, n or w."), "{out}");
     assert!(out.contains("X (player 2) against O (player 1)"), "{out}");
     assert!(out.contains("X (player 2) wins with 3 in a row"), "{out}");
     let scores: Vec<&str> = out.lines().filter(|l| l.starts_with("Score:")).collect();

@@ -6,6 +6,7 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 use kinrow::bots::BotKind;
 use kinrow::cli::ShapeArgs;
+use kinrow::dialects::gomocup::{is_brain_name, Brain, BrainConfig};
 use kinrow::play::PlayArgs;
 use kinrow::protocol::{Engine, EngineConfig};
 use std::process::ExitCode;
@@ -13,10 +14,13 @@ use std::process::ExitCode;
 const PROTOCOL_SUMMARY: &str = "\
 Protocol (GTP framing; one request per line, `[id] command [args]`):
   newgame [ROWS COLS K [free|exact]]   move R C   genmove   undo
-  show   status   legal   set NAME VALUE (bot, seed, movetime; per bot: see README)
+  show   status   legal   set NAME VALUE (bot, seed, movetime, timeleft; per bot: README)
   protocol_version   name   version   known_command X   list_commands   quit
 Replies: `=[id] result` or `?[id] message`, each ending with an empty line.
-Cells are `R C`, 1-based, row 1 at the top. Example: printf 'genmove\\nshow\\n' | kinrow";
+Cells are `R C`, 1-based, row 1 at the top. Example: printf 'genmove\\nshow\\n' | kinrow
+Other protocols: --protocol gomocup (the Gomocup brain protocol; also when this
+program is started under a name beginning with pbrain-, e.g. a symlink
+pbrain-kinrow) and --protocol gtp (GTP with GoGui's gogui-rules_* commands).";
 
 /// A k-in-a-row engine that speaks a GTP-style line protocol on stdin/stdout.
 #[derive(Parser, Debug)]
@@ -33,14 +37,49 @@ struct Cli {
     movetime: Option<u64>,
     #[command(flatten)]
     shape: ShapeArgs,
+    /// The protocol on stdin/stdout: kinrow (default), gomocup (a Gomocup
+    /// brain: the manager sets the board with START; K is 5 unless --k says
+    /// otherwise; the default when started as pbrain-*), gtp (GTP version 2
+    /// with GoGui's rules commands; square boards up to 25x25).
+    #[arg(long, value_enum)]
+    protocol: Option<Protocol>,
     #[command(subcommand)]
     command: Option<Command>,
+}
+
+/// The protocols the engine speaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Protocol {
+    Kinrow,
+    Gomocup,
+    Gtp,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Play in the terminal: people against people, bots or any engine.
     Play(PlayArgs),
+    /// Turn a referee's --games-out records (JSON lines) into SGF or
+    /// Piskvork .psq files, one per game.
+    Convert(ConvertArgs),
+}
+
+/// Options of `kinrow convert`.
+#[derive(clap::Args, Debug)]
+struct ConvertArgs {
+    /// The --games-out file of a referee run.
+    #[arg(value_name = "GAMES.jsonl")]
+    games: std::path::PathBuf,
+    /// The record format: sgf or psq.
+    #[arg(long, value_name = "FORMAT", default_value = "sgf")]
+    to: kinrow::records::Format,
+    /// The directory for the files (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: std::path::PathBuf,
+    /// The board of records written before they carried it (--board, --k,
+    /// --rule as the run had them).
+    #[command(flatten)]
+    shape: ShapeArgs,
 }
 
 fn parse_bot(s: &str) -> Result<BotKind, String> {
@@ -69,6 +108,13 @@ fn main() -> ExitCode {
     }
 }
 
+/// A bad flag combination: clap's message and exit status 2.
+fn usage(message: String) -> ! {
+    Cli::command()
+        .error(ErrorKind::ArgumentConflict, message)
+        .exit()
+}
+
 fn run(cli: Cli) -> anyhow::Result<()> {
     // A bad flag combination is a usage error like any other: clap's
     // message and exit status 2.
@@ -78,22 +124,79 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             .error(ErrorKind::ValueValidation, format!("--k: {e}"))
             .exit(),
     };
-    if let Some(Command::Play(args)) = cli.command {
-        checked(&args.shape);
-        return kinrow::play::run(args);
+    match cli.command {
+        Some(Command::Play(args)) => {
+            checked(&args.shape);
+            return kinrow::play::run(args);
+        }
+        Some(Command::Convert(args)) => {
+            let fallback = args.shape.any_given().then(|| checked(&args.shape));
+            let n = kinrow::records::convert_games(&args.games, args.to, &args.out, fallback)?;
+            eprintln!(
+                "kinrow convert: wrote {n} {} files to {}",
+                args.to.extension(),
+                args.out.display()
+            );
+            return Ok(());
+        }
+        None => {}
+    }
+    let seed = cli.seed.unwrap_or_else(rand::random);
+    let movetime = cli.movetime.map(std::time::Duration::from_millis);
+    let started_as_brain = std::env::args_os()
+        .next()
+        .is_some_and(|a| is_brain_name(&a.to_string_lossy()));
+    let protocol = cli.protocol.unwrap_or(if started_as_brain {
+        Protocol::Gomocup
+    } else {
+        Protocol::Kinrow
+    });
+    // Stdout alone is line-buffered: it would write every reply line by
+    // line. The engines flush each reply (or batch of pipelined replies)
+    // themselves, so a plain buffer gives one write per batch.
+    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match protocol {
+        Protocol::Kinrow => {}
+        Protocol::Gomocup => {
+            if cli.shape.board.is_some() {
+                usage("--board: a Gomocup manager sets the board (START, RECTSTART)".into());
+            }
+            let k = cli.shape.k.unwrap_or(5);
+            if !(1..=kinrow::rules::MAX_SIDE as u32).contains(&k) {
+                usage(format!(
+                    "--k {k}: must be from 1 to {}",
+                    kinrow::rules::MAX_SIDE
+                ));
+            }
+            let config = BrainConfig {
+                k,
+                rule: cli.shape.rule.unwrap_or_default(),
+                bot: cli.bot,
+                seed,
+                movetime_cap: movetime,
+            };
+            return Brain::new(config)
+                .run(std::io::stdin(), stdout)
+                .context("protocol I/O failed");
+        }
+        Protocol::Gtp => {
+            let geometry = checked(&cli.shape);
+            if let Err(e) = kinrow::dialects::gtp::check_board(geometry) {
+                usage(format!("--board: {e}"));
+            }
+            return kinrow::dialects::gtp::GtpEngine::new(geometry, cli.bot, seed, movetime)
+                .run(std::io::stdin(), stdout)
+                .context("protocol I/O failed");
+        }
     }
     let geometry = checked(&cli.shape);
     let config = EngineConfig {
         geometry,
         bot: cli.bot,
-        seed: cli.seed.unwrap_or_else(rand::random),
-        movetime: cli.movetime.map(std::time::Duration::from_millis),
+        seed,
+        movetime,
     };
     let stdin = std::io::stdin();
-    // Stdout alone is line-buffered: it would write every reply line by
-    // line. The engine flushes each reply (or batch of pipelined replies)
-    // itself, so a plain buffer gives one write per batch.
-    let stdout = std::io::BufWriter::new(std::io::stdout().lock());
     Engine::new(config)
         .run(stdin, stdout)
         .context("protocol I/O failed")

@@ -22,9 +22,12 @@ use std::time::Duration;
 #[derive(Parser, Debug)]
 #[command(name = "referee", version)]
 struct Cli {
-    /// An engine, [NAME=]COMMAND; COMMAND is split into words like a shell
-    /// does (quotes allowed) and run directly. Repeatable.
-    #[arg(long = "engine", value_name = "[NAME=]COMMAND", value_parser = parse_engine)]
+    /// An engine, [NAME=][gomocup:|kinrow:]COMMAND; COMMAND is split into
+    /// words like a shell does (quotes allowed) and run directly.
+    /// `gomocup:` marks a Gomocup (piskvork) brain, as does a program whose
+    /// file name starts with pbrain-; `kinrow:` forces kinrow's protocol.
+    /// Repeatable.
+    #[arg(long = "engine", value_name = "[NAME=][gomocup:]COMMAND", value_parser = parse_engine)]
     engines: Vec<EngineSpec>,
     /// Built-in bots (comma-separated: random, blocking, minimax, mcts), played by
     /// the kinrow binary next to this one.
@@ -56,6 +59,21 @@ struct Cli {
     /// Time per move told to engines with `set movetime`, in ms.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     movetime: Option<u64>,
+    /// A whole-game clock per side, in ms: engines are told what is left
+    /// before every move (`set timeleft MS`; Gomocup: INFO timeout_match and
+    /// time_left); a side whose clock runs out loses on time.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    match_time: Option<u64>,
+    /// Write nothing to a Gomocup brain sooner than this many ms after its
+    /// answer (some drop a command that comes right after their move); at
+    /// most as long as the brain's last move took, so fast brains pay
+    /// nothing, and never applied to kinrow engines.
+    #[arg(long, value_name = "MS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    write_gap: u64,
+    /// Write each finished game as an SGF file here (names:
+    /// GAME-X-vs-O.sgf).
+    #[arg(long, value_name = "DIR")]
+    sgf_dir: Option<PathBuf>,
     /// Hard deadline for any reply, in ms (default: movetime plus a margin,
     /// else 10000).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
@@ -166,6 +184,7 @@ fn config(cli: Cli) -> Config {
     engines.extend(bots.into_iter().map(|b| EngineSpec {
         name: Some(b.name().to_string()),
         argv: bot_command(b),
+        dialect: kinrow::client::Dialect::Kinrow,
     }));
     if engines.len() < 2 {
         usage_error("a tournament needs at least two engines (--engine, --bots)".into());
@@ -208,6 +227,9 @@ fn config(cli: Cli) -> Config {
         geometry,
         concurrency: cli.concurrency.map_or(cpus, |j| j as usize),
         movetime_ms: cli.movetime,
+        match_time_ms: cli.match_time,
+        write_gap: Duration::from_millis(cli.write_gap),
+        sgf_dir: cli.sgf_dir,
         timeout: cli
             .timeout
             .map_or_else(|| default_timeout(cli.movetime), Duration::from_millis),

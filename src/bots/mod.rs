@@ -2,11 +2,13 @@
 //! generator, so the same seed and the same moves replay the same game.
 
 mod blocking;
+mod clock;
 mod mcts;
 mod minimax;
 mod random;
 
 pub use blocking::Blocking;
+pub use clock::{move_time, MatchClock};
 pub use mcts::{Mcts, MctsReport};
 pub use minimax::{Minimax, SearchReport};
 pub use random::RandomBot;
@@ -80,6 +82,11 @@ pub trait Bot: Send {
     /// Sets a bot-specific option.
     fn set_option(&mut self, name: &str, _value: &str) -> Result<(), OptionError> {
         Err(OptionError::Unknown(name.to_string()))
+    }
+    /// What the last search found (depth, score), for bots that search;
+    /// front ends show it (Gomocup `MESSAGE` lines).
+    fn report(&self) -> Option<SearchReport> {
+        None
     }
 }
 

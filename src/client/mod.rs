@@ -25,8 +25,12 @@
 //! # Ok::<(), kinrow::client::ClientError>(())
 //! ```
 
+mod dialect;
+mod gomocup;
 mod words;
 
+pub use dialect::{Dialect, EngineCommand, EngineLink};
+pub use gomocup::{GomocupLink, GomocupOptions, DEFAULT_WRITE_GAP};
 pub use words::{join_words, split_words, SplitError};
 
 use std::collections::VecDeque;
@@ -135,6 +139,8 @@ impl std::error::Error for ClientError {}
 /// What a line of stdout means.
 enum Event {
     Response(Response),
+    /// A raw line, for line protocols.
+    Line(String),
     /// A non-empty line outside a response that doesn't start with `=`/`?`.
     Skipped(String),
 }
@@ -244,13 +250,47 @@ impl EngineProcess {
     /// of a response and don't start with `=` or `?` are skipped (see
     /// [`EngineProcess::take_skipped`]); they don't extend the deadline.
     pub fn read_response(&mut self, deadline: Instant) -> Result<Response, ClientError> {
+        self.wait_for(deadline, |inbox| inbox.next_event())
+    }
+
+    /// Waits for the next non-empty line of stdout until `deadline`, without
+    /// any framing, for protocols that are one line a reply (Gomocup). A
+    /// line ends at LF, CR LF or a CR alone; it comes without its end.
+    pub fn read_line(&mut self, deadline: Instant) -> Result<String, ClientError> {
+        self.wait_for(deadline, |inbox| inbox.next_line().map(Event::Line))
+            .map(|line| line.text)
+    }
+
+    /// Counts a line the caller skipped (as [`EngineProcess::take_skipped`]
+    /// reports them).
+    pub fn skip_line(&mut self, line: String) {
+        self.skipped_total += 1;
+        if self.skipped.len() < MAX_SKIPPED_KEPT {
+            self.skipped.push(line);
+        }
+    }
+
+    /// The read loop: `take` finds a complete item in what is buffered;
+    /// otherwise reads, waiting within the deadline.
+    fn wait_for(
+        &mut self,
+        deadline: Instant,
+        mut take: impl FnMut(&mut Inbox) -> Option<Event>,
+    ) -> Result<Response, ClientError> {
         let Some(inbox) = self.stdout.as_mut() else {
             return Err(ClientError::Closed);
         };
         let mut late_reads = 0;
         loop {
-            match inbox.next_event() {
+            match take(inbox) {
                 Some(Event::Response(r)) => return Ok(r),
+                Some(Event::Line(text)) => {
+                    return Ok(Response {
+                        success: true,
+                        id: None,
+                        text,
+                    })
+                }
                 Some(Event::Skipped(line)) => {
                     self.skipped_total += 1;
                     if self.skipped.len() < MAX_SKIPPED_KEPT {
@@ -353,6 +393,11 @@ impl EngineProcess {
         if let Some(mut stdin) = self.stdin.take() {
             let _ = stdin.write_all(b"quit\n").and_then(|()| stdin.flush());
         }
+    }
+
+    /// Closes the engine's input (end of input) without a word.
+    pub fn close_input(&mut self) {
+        self.stdin = None;
     }
 
     /// Ends the engine politely: `quit`, then up to `grace` for it to exit,
@@ -613,43 +658,60 @@ impl Inbox {
     /// The next event from what is buffered, if a complete one is there.
     fn next_event(&mut self) -> Option<Event> {
         loop {
+            match self.next_raw(b"\n") {
+                Some((start, end)) => {
+                    if let Some(e) = self.framer.line(&self.buf[start..end]) {
+                        return Some(e);
+                    }
+                }
+                None if self.eof => return self.framer.finish(),
+                None => return None,
+            }
+        }
+    }
+
+    /// The next non-empty raw line (ended by LF or CR), if a complete one is
+    /// buffered.
+    fn next_line(&mut self) -> Option<String> {
+        while let Some((start, end)) = self.next_raw(b"\r\n") {
+            let text = String::from_utf8_lossy(&self.buf[start..end]);
+            if !text.trim().is_empty() {
+                return Some(text.into_owned());
+            }
+        }
+        None
+    }
+
+    /// Where the next complete line lies in `buf` (without its end), at
+    /// most [`MAX_LINE`] bytes of it: the rest of an overlong line is
+    /// dropped. At end of output, an unterminated last line counts.
+    fn next_raw(&mut self, ends: &[u8]) -> Option<(usize, usize)> {
+        loop {
             let rest = &self.buf[self.pos..];
-            match rest.iter().position(|&b| b == b'\n') {
+            match rest.iter().position(|b| ends.contains(b)) {
                 Some(i) => {
                     let start = self.pos;
                     self.pos += i + 1;
                     if std::mem::take(&mut self.skipping) {
                         continue;
                     }
-                    let end = start + i.min(MAX_LINE);
-                    if let Some(e) = self.framer.line(&self.buf[start..end]) {
-                        return Some(e);
-                    }
+                    return Some((start, start + i.min(MAX_LINE)));
                 }
                 None if rest.len() >= MAX_LINE && !self.skipping => {
                     // Keep the head of an overlong line, drop the rest.
                     let start = self.pos;
                     self.pos = self.buf.len();
                     self.skipping = true;
-                    if let Some(e) = self.framer.line(&self.buf[start..start + MAX_LINE]) {
-                        return Some(e);
-                    }
+                    return Some((start, start + MAX_LINE));
                 }
                 None => {
                     if self.skipping {
                         self.pos = self.buf.len();
                     }
-                    if self.eof {
+                    if self.eof && self.pos < self.buf.len() && !self.skipping {
                         let start = self.pos;
                         self.pos = self.buf.len();
-                        let tail = &self.buf[start..];
-                        if !tail.is_empty() && !self.skipping {
-                            let tail = tail.to_vec();
-                            if let Some(e) = self.framer.line(&tail) {
-                                return Some(e);
-                            }
-                        }
-                        return self.framer.finish();
+                        return Some((start, self.buf.len()));
                     }
                     return None;
                 }
@@ -749,6 +811,7 @@ mod tests {
                     format!("{}{:?}|{}", if r.success { '=' } else { '?' }, r.id, r.text)
                 }
                 Event::Skipped(l) => format!("skip|{l}"),
+                Event::Line(l) => format!("line|{l}"),
             })
             .collect()
     }
@@ -902,6 +965,19 @@ mod tests {
         e.set_cancel(flag);
         let r = e.read_response(Instant::now() + Duration::from_secs(30));
         assert!(matches!(r, Err(ClientError::Cancelled)));
+    }
+
+    #[test]
+    fn raw_lines_end_at_lf_cr_lf_or_cr() {
+        let mut e = EngineProcess::spawn(
+            &sh("printf 'OK\\r\\n\\r\\nMESSAGE hi\\r7,8\\nlast'"),
+            StderrTo::Discard,
+        )
+        .unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        let got: Vec<String> = (0..4).map(|_| e.read_line(deadline).unwrap()).collect();
+        assert_eq!(got, ["OK", "MESSAGE hi", "7,8", "last"]);
+        assert!(matches!(e.read_line(deadline), Err(ClientError::Closed)));
     }
 
     #[test]

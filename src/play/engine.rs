@@ -5,7 +5,7 @@
 //! sends back is checked by the caller with its own rules core.
 
 use super::console::{printable, quoted};
-use crate::client::{ClientError, EngineProcess, Response};
+use crate::client::{ClientError, EngineLink, Response};
 use crate::rules::{Board, Cell, Geometry};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -21,9 +21,9 @@ pub trait Link {
     fn quit(&mut self) {}
 }
 
-impl Link for EngineProcess {
+impl Link for EngineLink {
     fn request(&mut self, line: &str, timeout: Duration) -> Result<Response, String> {
-        EngineProcess::request(self, line, timeout).map_err(|e| {
+        EngineLink::request(self, line, timeout).map_err(|e| {
             let command = line.split_whitespace().next().unwrap_or(line);
             let what = match e {
                 ClientError::Timeout => {

@@ -6,7 +6,7 @@ use super::engine::{EngineFault, EngineSeat};
 use super::input::{parse_entry, takes_cell_numbers, Entry};
 use super::render::{cell_number_guide, paint, render};
 use super::setup::Describe;
-use crate::rules::{Board, Geometry, Outcome, Player};
+use crate::rules::{Board, Outcome, Player};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
@@ -46,14 +46,16 @@ pub fn side_label(seats: &Seats, side: Player, style: super::render::Style) -> S
 }
 
 /// Plays one game to its end. `pace` is a pause after each engine move when
-/// no person plays (so that people can watch).
+/// no person plays (so that people can watch). `board` starts empty and is
+/// left with the game as it ended (for saving it).
 pub fn play_game<R: BufRead, W: Write>(
     con: &mut Console<R, W>,
     mut seats: Seats,
-    geometry: Geometry,
+    board: &mut Board,
     pace: Duration,
 ) -> io::Result<GameEnd> {
-    let mut board = Board::new(geometry);
+    let geometry = board.geometry();
+    *board = Board::new(geometry);
     let style = con.style;
     let anyone_human = seats.iter().any(|s| s.is_human());
 
@@ -71,12 +73,12 @@ pub fn play_game<R: BufRead, W: Write>(
         }
     }
     if anyone_human {
-        con.say(move_help(&board))?;
+        con.say(move_help(board))?;
     }
 
     loop {
         if let Some(outcome) = board.outcome() {
-            con.show(&render(&board, style))?;
+            con.show(&render(board, style))?;
             return Ok(GameEnd::Over(outcome));
         }
         let side = board.to_move();
@@ -84,16 +86,16 @@ pub fn play_game<R: BufRead, W: Write>(
         let seat = &mut *seats[side.index()];
         match seat.engine.as_mut() {
             None => {
-                con.show(&render(&board, style))?;
+                con.show(&render(board, style))?;
                 let Some(line) = con.ask(&format!("{label}, your move:"))? else {
                     return Ok(GameEnd::EndOfInput);
                 };
-                match parse_entry(&line, &board) {
+                match parse_entry(&line, board) {
                     Err(e) => con.say(e)?,
-                    Ok(Entry::Help) => con.say(move_help(&board))?,
+                    Ok(Entry::Help) => con.say(move_help(board))?,
                     Ok(Entry::Quit) => return Ok(GameEnd::Left),
                     Ok(Entry::Undo) => {
-                        let plies = plies_to_take_back(&board, &seats);
+                        let plies = plies_to_take_back(board, &seats);
                         if plies == 0 {
                             con.say("Nothing to take back yet.")?;
                             continue;
@@ -103,7 +105,7 @@ pub fn play_game<R: BufRead, W: Write>(
                         }
                         for s in [Player::X, Player::O] {
                             if let Some(engine) = seats[s.index()].engine.as_mut() {
-                                if let Err(fault) = engine.take_back(plies, &board) {
+                                if let Err(fault) = engine.take_back(plies, board) {
                                     return Ok(GameEnd::Fault(s, fault));
                                 }
                             }
@@ -118,8 +120,7 @@ pub fn play_game<R: BufRead, W: Write>(
                             con.say(format!("{e}."))?;
                             continue;
                         }
-                        if let Err((s, fault)) =
-                            tell_engines(&mut seats, &board, side.other(), cell)
+                        if let Err((s, fault)) = tell_engines(&mut seats, board, side.other(), cell)
                         {
                             return Ok(GameEnd::Fault(s, fault));
                         }
@@ -128,7 +129,7 @@ pub fn play_game<R: BufRead, W: Write>(
             }
             Some(engine) => {
                 if !anyone_human && board.ply() == 0 {
-                    con.show(&render(&board, style))?;
+                    con.show(&render(board, style))?;
                 }
                 let cell = match engine.genmove() {
                     Ok(cell) => cell,
@@ -139,11 +140,11 @@ pub fn play_game<R: BufRead, W: Write>(
                     return Ok(GameEnd::Fault(side, fault));
                 }
                 con.say(format!("{label} plays {cell}."))?;
-                if let Err((s, fault)) = tell_engines(&mut seats, &board, side.other(), cell) {
+                if let Err((s, fault)) = tell_engines(&mut seats, board, side.other(), cell) {
                     return Ok(GameEnd::Fault(s, fault));
                 }
                 if !anyone_human && !board.is_over() {
-                    con.show(&render(&board, style))?;
+                    con.show(&render(board, style))?;
                     std::thread::sleep(pace);
                 }
             }
@@ -207,7 +208,7 @@ mod tests {
     use crate::client::Response;
     use crate::play::engine::Link;
     use crate::play::render::Style;
-    use crate::rules::Cell;
+    use crate::rules::{Cell, Geometry};
 
     /// An engine that always answers with the first free cell in row-major
     /// order (and keeps its own board to know which).
@@ -278,7 +279,8 @@ mod tests {
     fn run(input: &str, x: &mut Participant, o: &mut Participant) -> (GameEnd, String) {
         let mut out = Vec::new();
         let mut con = Console::new(input.as_bytes(), &mut out, Style::Plain, true);
-        let end = play_game(&mut con, [x, o], Geometry::TIC_TAC_TOE, Duration::ZERO).unwrap();
+        let mut board = Board::new(Geometry::TIC_TAC_TOE);
+        let end = play_game(&mut con, [x, o], &mut board, Duration::ZERO).unwrap();
         (end, String::from_utf8(out).unwrap())
     }
 

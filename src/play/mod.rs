@@ -23,7 +23,6 @@ pub mod session;
 pub mod setup;
 
 use crate::cli::ShapeArgs;
-use crate::client::split_words;
 use anyhow::Context;
 use clap::Args;
 use console::Console;
@@ -46,7 +45,8 @@ pub struct PlayArgs {
     #[arg(long, value_name = "PLAYER", value_parser = SeatSpec::parse_player, conflicts_with = "o_engine")]
     pub o: Option<SeatSpec>,
     /// An engine program that plays X, e.g. 'python3 bots/random.py'
-    /// (split into words like a shell would, but run without one).
+    /// (split into words like a shell would, but run without one);
+    /// 'gomocup:COMMAND', or a program named pbrain-*, is a Gomocup brain.
     #[arg(long, value_name = "COMMAND", value_parser = parse_engine)]
     pub x_engine: Option<EngineCommand>,
     /// An engine program that plays O.
@@ -72,12 +72,10 @@ pub struct PlayArgs {
     pub delay: Option<u64>,
 }
 
-/// An engine command line split into words.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineCommand(pub Vec<String>);
+pub use crate::client::EngineCommand;
 
 fn parse_engine(s: &str) -> Result<EngineCommand, String> {
-    split_words(s).map(EngineCommand).map_err(|e| e.to_string())
+    EngineCommand::parse(s).map_err(|e| e.to_string())
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
@@ -122,7 +120,7 @@ impl PlayArgs {
                 "give --{flag} or --{flag}-engine, not both"
             )),
             (Some(p), None) => Ok(p.clone()),
-            (None, Some(EngineCommand(argv))) => Ok(SeatSpec::Engine(argv.clone())),
+            (None, Some(command)) => Ok(SeatSpec::Engine(command.clone())),
             (None, None) => Ok(default),
         };
         Ok(Setup {

@@ -7,7 +7,10 @@ use super::game::{play_game, GameEnd, Participant};
 use super::interrupt;
 use super::score::Tally;
 use super::setup::{SeatSpec, Setup};
-use crate::client::{join_words, ClientError, EngineProcess, StderrTo};
+use crate::client::{
+    join_words, ClientError, Dialect, EngineCommand, EngineLink, GomocupOptions, StderrTo,
+};
+use crate::records::{Ending, Format, RecordedGame};
 use crate::rules::{Outcome, Player};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -55,7 +58,7 @@ pub fn run<R: BufRead, W: Write>(
     // Which entrant plays X this game.
     let mut x_entrant = 0;
     let result = loop {
-        if let Err(e) = restart_failed(&mut entrants, options) {
+        if let Err(e) = restart_failed(&mut entrants, options, setup.geometry) {
             con.say(format!("{e:#}"))?;
             break Ok(());
         }
@@ -65,11 +68,15 @@ pub fn run<R: BufRead, W: Write>(
         } else {
             [&mut second.player, &mut first.player]
         };
-        let end = play_game(con, seats, setup.geometry, options.pace)?;
+        let mut board = crate::rules::Board::new(setup.geometry);
+        let end = play_game(con, seats, &mut board, options.pace)?;
         let entrant_of = |side: Player| match side {
             Player::X => x_entrant,
             Player::O => 1 - x_entrant,
         };
+        let names =
+            [Player::X, Player::O].map(|side| entrants[entrant_of(side)].player.name.clone());
+        let record = saved_game(&board, &end, names);
         let style = con.style;
         let label = |entrants: &[Entrant; 2], side: Player| {
             let p = &entrants[entrant_of(side)].player;
@@ -106,7 +113,7 @@ pub fn run<R: BufRead, W: Write>(
             }
         }
         con.say(format!("Score: {tally}"))?;
-        match ask_again(con)? {
+        match ask_again(con, &record)? {
             Again::Same => {}
             Again::Swap => x_entrant = 1 - x_entrant,
             Again::Stop => break Ok(()),
@@ -132,9 +139,13 @@ enum Again {
     Stop,
 }
 
-fn ask_again<R: BufRead, W: Write>(con: &mut Console<R, W>) -> std::io::Result<Again> {
+fn ask_again<R: BufRead, W: Write>(
+    con: &mut Console<R, W>,
+    game: &RecordedGame,
+) -> std::io::Result<Again> {
     loop {
-        let Some(answer) = con.ask("Play again? y = yes, s = yes with sides swapped, n = no:")?
+        let Some(answer) = con
+            .ask("Play again? y = yes, s = yes with sides swapped, n = no, w = save this game:")?
         else {
             return Ok(Again::Stop);
         };
@@ -142,8 +153,47 @@ fn ask_again<R: BufRead, W: Write>(con: &mut Console<R, W>) -> std::io::Result<A
             "y" | "yes" => return Ok(Again::Same),
             "s" | "swap" => return Ok(Again::Swap),
             "n" | "no" | "q" | "quit" => return Ok(Again::Stop),
-            _ => con.say("Please answer y, s or n.")?,
+            "w" | "save" => save(con, game)?,
+            _ => con.say("Please answer y, s, n or w.")?,
         }
+    }
+}
+
+/// The game just played, as a record to save.
+fn saved_game(board: &crate::rules::Board, end: &GameEnd, [x, o]: [String; 2]) -> RecordedGame {
+    RecordedGame {
+        geometry: board.geometry(),
+        x,
+        o,
+        moves: board.moves().collect(),
+        opening: 0,
+        ending: match end {
+            GameEnd::Over(Outcome::Win { winner, .. }) => Ending::Win(*winner),
+            GameEnd::Over(Outcome::Draw) => Ending::Draw,
+            _ => Ending::Unfinished,
+        },
+        title: Some("kinrow play".into()),
+    }
+}
+
+/// Asks for a file name and writes the game there, as SGF or `.psq` by its
+/// extension; an existing file is not overwritten.
+fn save<R: BufRead, W: Write>(con: &mut Console<R, W>, game: &RecordedGame) -> std::io::Result<()> {
+    let Some(name) = con.ask("Save as (a file name ending in .sgf or .psq):")? else {
+        return Ok(());
+    };
+    let path = PathBuf::from(name.trim());
+    let Some(format) = Format::of_path(&path) else {
+        return con.say("Not saved: the name must end in .sgf or .psq.");
+    };
+    let written = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(format.write(game).as_bytes()));
+    match written {
+        Ok(()) => con.say(format!("Saved to {}.", path.display())),
+        Err(e) => con.say(format!("Not saved: {}: {e}.", path.display())),
     }
 }
 
@@ -157,7 +207,7 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
             SeatSpec::Human if humans == 2 => format!("player {}", side.index() + 1),
             SeatSpec::Human => "you".to_string(),
             SeatSpec::Bot(bot) => bot.to_string(),
-            SeatSpec::Engine(argv) => program_name(argv),
+            SeatSpec::Engine(command) => program_name(&command.argv),
         };
         Entrant {
             spec,
@@ -167,8 +217,9 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
     });
     for entrant in &mut entrants {
         if !entrant.spec.is_human() {
-            let mut engine = start(entrant, options)?;
-            if let SeatSpec::Engine(argv) = &entrant.spec {
+            let mut engine = start(entrant, options, setup.geometry)?;
+            if let SeatSpec::Engine(command) = &entrant.spec {
+                let argv = &command.argv;
                 // The first exchange also shows whether the program speaks
                 // at all: one that doesn't is a setup error, said at once.
                 match engine.name() {
@@ -189,10 +240,14 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
 }
 
 /// Starts engines that failed in the last game again.
-fn restart_failed(entrants: &mut [Entrant; 2], options: &Options) -> anyhow::Result<()> {
+fn restart_failed(
+    entrants: &mut [Entrant; 2],
+    options: &Options,
+    geometry: crate::rules::Geometry,
+) -> anyhow::Result<()> {
     for entrant in entrants.iter_mut() {
         if !entrant.spec.is_human() && entrant.player.engine.is_none() {
-            let engine = start(entrant, options)?;
+            let engine = start(entrant, options, geometry)?;
             entrant.player.engine = Some(engine);
         }
     }
@@ -200,8 +255,12 @@ fn restart_failed(entrants: &mut [Entrant; 2], options: &Options) -> anyhow::Res
 }
 
 /// Starts the engine of one entrant.
-fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
-    let argv = match &entrant.spec {
+fn start(
+    entrant: &Entrant,
+    options: &Options,
+    geometry: crate::rules::Geometry,
+) -> anyhow::Result<EngineSeat> {
+    let command = match &entrant.spec {
         SeatSpec::Human => anyhow::bail!("a person has no engine"),
         SeatSpec::Bot(bot) => {
             let mut argv = vec![
@@ -214,18 +273,29 @@ fn start(entrant: &Entrant, options: &Options) -> anyhow::Result<EngineSeat> {
             if let Some(ms) = options.movetime {
                 argv.extend(["--movetime".to_string(), ms.to_string()]);
             }
-            argv
+            EngineCommand {
+                argv,
+                dialect: Dialect::Kinrow,
+            }
         }
-        SeatSpec::Engine(argv) => argv.clone(),
+        SeatSpec::Engine(command) => command.clone(),
     };
+    let argv = &command.argv;
     interrupt::install();
-    let process = match EngineProcess::spawn(&argv, StderrTo::Discard) {
+    let brain = GomocupOptions {
+        board: geometry,
+        timeout_turn: options
+            .movetime
+            .map_or(crate::bots::DEFAULT_MOVETIME, Duration::from_millis),
+        ..GomocupOptions::default()
+    };
+    let process = match EngineLink::spawn(&command, StderrTo::Discard, brain) {
         Ok(process) => process,
         // The client's own wording already begins "cannot start".
         Err(ClientError::Spawn(e)) => {
-            anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv))
+            anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(argv))
         }
-        Err(e) => anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(&argv)),
+        Err(e) => anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(argv)),
     };
     // The wait covers the thinking time asked for, on top of the timeout.
     let timeout = options.timeout + Duration::from_millis(options.movetime.unwrap_or(0));

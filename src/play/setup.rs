@@ -12,8 +12,9 @@ pub enum SeatSpec {
     Human,
     /// A bot of the `kinrow` engine (this very binary, started as a child).
     Bot(BotKind),
-    /// Any engine program, as an argument vector (never run through a shell).
-    Engine(Vec<String>),
+    /// Any engine program, as an argument vector (never run through a
+    /// shell), in the protocol it speaks.
+    Engine(crate::client::EngineCommand),
 }
 
 impl SeatSpec {

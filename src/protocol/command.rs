@@ -179,33 +179,47 @@ pub fn preprocess(raw: &[u8]) -> String {
 /// Longest id we accept: ids fit in a u64.
 const MAX_ID_DIGITS: usize = 18;
 
-/// Parses one raw input line (without its newline).
-pub fn parse_line(raw: &[u8]) -> Parsed {
-    let line = preprocess(raw);
+/// A request split into its id, command name and arguments.
+pub type SplitRequest<'a> = (Option<u64>, &'a str, Vec<&'a str>);
+
+/// A request line split GTP's way: `(id, command name, arguments)`; `None`
+/// for a blank or comment-only line; an error (with the id when one was
+/// read) for an id without a command or an id too long. Shared by every
+/// GTP-framed dialect.
+pub fn split_request(line: &str) -> Result<Option<SplitRequest<'_>>, (Option<u64>, ProtocolError)> {
     let mut words = line.split(' ').filter(|w| !w.is_empty());
     let Some(first) = words.next() else {
-        return Parsed::Nothing;
+        return Ok(None);
     };
     let (id, name) = if first.bytes().all(|b| b.is_ascii_digit()) {
         if first.len() > MAX_ID_DIGITS {
             let e = ProtocolError::new(ErrorKind::Syntax, "id too long".to_string());
-            return Parsed::Error(None, e);
+            return Err((None, e));
         }
         let id = first.parse::<u64>().ok();
         match words.next() {
             Some(name) => (id, name),
             None => {
                 let e = ProtocolError::new(ErrorKind::Syntax, "missing command".to_string());
-                return Parsed::Error(id, e);
+                return Err((id, e));
             }
         }
     } else {
         (None, first)
     };
-    let args: Vec<&str> = words.collect();
-    match Command::parse(name, &args) {
-        Ok(command) => Parsed::Request(Request { id, command }),
-        Err(e) => Parsed::Error(id, e),
+    Ok(Some((id, name, words.collect())))
+}
+
+/// Parses one raw input line (without its newline).
+pub fn parse_line(raw: &[u8]) -> Parsed {
+    let line = preprocess(raw);
+    match split_request(&line) {
+        Ok(None) => Parsed::Nothing,
+        Err((id, e)) => Parsed::Error(id, e),
+        Ok(Some((id, name, args))) => match Command::parse(name, &args) {
+            Ok(command) => Parsed::Request(Request { id, command }),
+            Err(e) => Parsed::Error(id, e),
+        },
     }
 }
 

@@ -4,7 +4,7 @@ use super::command::{parse_line, Command, Parsed, Shape};
 use super::error::{ErrorKind, ProtocolError};
 use super::reader::{read_line_bounded, LineRead, MAX_LINE};
 use super::write_response;
-use crate::bots::{Bot, BotKind, Limits, DEFAULT_MOVETIME};
+use crate::bots::{move_time, Bot, BotKind, Limits, DEFAULT_MOVETIME};
 use crate::rules::{clip, Board, Cell, Geometry, IllegalMove, Outcome};
 use std::io::{self, BufReader, Read, Write};
 use std::time::Duration;
@@ -39,6 +39,10 @@ pub struct Engine {
     bot: Box<dyn Bot>,
     seed: u64,
     movetime: Duration,
+    /// `set timeleft`: what is left on this side's game clock (until the
+    /// next `newgame`), counted down by each move's time until told again;
+    /// moves then get a share of it.
+    time_left: Option<Duration>,
 }
 
 /// What handling one request asks of the loop.
@@ -55,6 +59,7 @@ impl Engine {
             bot: config.bot.build(config.seed),
             seed: config.seed,
             movetime: config.movetime.unwrap_or(DEFAULT_MOVETIME),
+            time_left: None,
         }
     }
 
@@ -150,6 +155,7 @@ impl Engine {
         };
         self.board = Board::new(geometry);
         self.bot.new_game();
+        self.time_left = None;
         Ok(String::new())
     }
 
@@ -176,8 +182,12 @@ impl Engine {
                 format!("the game is over ({outcome})"),
             ));
         }
-        let limits = Limits::starting_now(self.movetime);
+        let limits = Limits::starting_now(move_time(self.movetime, self.time_left, &self.board));
         let cell = self.bot.choose(&self.board, limits);
+        // Until told again, the clock counts down by the time this move took.
+        self.time_left = self
+            .time_left
+            .map(|left| left.saturating_sub(limits.start.elapsed()));
         match self.board.try_play(cell) {
             Ok(_) => Ok(cell.to_string()),
             // A bot bug must not take the engine down: report it and play on.
@@ -218,6 +228,19 @@ impl Engine {
                         ))
                     })?;
                 self.movetime = Duration::from_millis(ms);
+            }
+            "timeleft" => {
+                let ms: u64 = value
+                    .parse()
+                    .ok()
+                    .filter(|ms| *ms <= MAX_MOVETIME_MS)
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "'{}' is not a number of milliseconds from 0 to {MAX_MOVETIME_MS}",
+                            clip(value)
+                        ))
+                    })?;
+                self.time_left = Some(Duration::from_millis(ms));
             }
             _ => self
                 .bot

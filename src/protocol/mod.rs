@@ -8,11 +8,15 @@ mod command;
 mod engine;
 mod error;
 mod reader;
+mod serve;
 
-pub use command::{parse_line, preprocess, Command, Parsed, Request, Shape};
+pub use command::{
+    parse_line, preprocess, split_request, Command, Parsed, Request, Shape, SplitRequest,
+};
 pub use engine::{Engine, EngineConfig};
 pub use error::{ErrorKind, ProtocolError};
-pub use reader::{read_line_bounded, LineRead, MAX_LINE};
+pub use reader::{read_line_bounded, read_line_ending, LineRead, MAX_LINE};
+pub use serve::{serve_lines, Flow};
 
 /// Writes one response: `=[id] result` or `?[id] message`, then an empty line.
 /// A result that starts on its own line (like `show`'s board) follows the `=`

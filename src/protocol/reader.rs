@@ -23,6 +23,18 @@ pub fn read_line_bounded<R: BufRead>(
     buf: &mut Vec<u8>,
     max: usize,
 ) -> io::Result<LineRead> {
+    read_line_ending(reader, buf, max, b"\n")
+}
+
+/// Like [`read_line_bounded`], but a line ends at any of the bytes in `ends`
+/// (the Gomocup protocol ends lines with CR LF, LF or CR alone: with
+/// `b"\r\n"` a CR LF reads as a line and an empty one, which callers skip).
+pub fn read_line_ending<R: BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+    ends: &[u8],
+) -> io::Result<LineRead> {
     buf.clear();
     let mut too_long = false;
     let mut read_any = false;
@@ -40,7 +52,7 @@ pub fn read_line_bounded<R: BufRead>(
             });
         }
         read_any = true;
-        let (chunk, used, done) = match available.iter().position(|&b| b == b'\n') {
+        let (chunk, used, done) = match available.iter().position(|b| ends.contains(b)) {
             Some(i) => (&available[..i], i + 1, true),
             None => (available, available.len(), false),
         };
@@ -91,5 +103,16 @@ mod tests {
             read_line_bounded(&mut r, &mut buf, 10).unwrap(),
             LineRead::Eof
         );
+    }
+
+    #[test]
+    fn any_of_several_line_ends() {
+        let mut r = io::BufReader::new(&b"a\r\nb\rc\nd"[..]);
+        let mut buf = Vec::new();
+        let mut got = Vec::new();
+        while read_line_ending(&mut r, &mut buf, 10, b"\r\n").unwrap() != LineRead::Eof {
+            got.push(String::from_utf8(buf.clone()).unwrap());
+        }
+        assert_eq!(got, ["a", "", "b", "c", "d"]);
     }
 }

@@ -5,7 +5,7 @@
 //! reply has a deadline; anything wrong ends the game as a loss for the
 //! engine at fault, with the reason.
 
-use crate::client::{ClientError, EngineProcess, Response};
+use crate::client::{ClientError, EngineLink, Response};
 use crate::rules::{Board, Cell, Geometry, Player};
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
@@ -72,6 +72,9 @@ pub struct GameSetup<'a> {
     pub movetime_ms: Option<u64>,
     /// The hard deadline for each reply.
     pub timeout: Duration,
+    /// A whole-game clock per side: told before every `genmove` as
+    /// `set timeleft MS` (a `?` reply is fine); running out loses on time.
+    pub match_time: Option<Duration>,
 }
 
 /// How a game ended.
@@ -162,7 +165,7 @@ fn is_row_and_column(text: &str) -> bool {
 }
 
 /// Reads one reply that must be a success (for `newgame` and `move`).
-fn expect_ok(engine: &mut EngineProcess, deadline: Instant, what: &str) -> Result<(), Stop> {
+fn expect_ok(engine: &mut EngineLink, deadline: Instant, what: &str) -> Result<(), Stop> {
     let r = engine.read_response(deadline)?;
     if r.success {
         Ok(())
@@ -178,7 +181,7 @@ fn expect_ok(engine: &mut EngineProcess, deadline: Instant, what: &str) -> Resul
 /// Reads the replies to a set-up (`newgame`, `set seed`, `set movetime`,
 /// the opening moves) that was written earlier.
 fn read_setup(
-    engine: &mut EngineProcess,
+    engine: &mut EngineLink,
     setup: &GameSetup<'_>,
     deadline: Instant,
 ) -> Result<(), Stop> {
@@ -202,7 +205,7 @@ fn read_setup(
 /// then). After that every ply is one write (`move R C` + `genmove`) and one
 /// wait.
 pub fn play_game(
-    engines: [&mut EngineProcess; 2],
+    engines: [&mut EngineLink; 2],
     setup: &GameSetup<'_>,
 ) -> Result<GameEnd, Cancelled> {
     let mut board = Board::new(setup.geometry);
@@ -246,6 +249,9 @@ pub fn play_game(
             continue;
         }
         if !board.is_over() {
+            if let Some(m) = setup.match_time {
+                let _ = writeln!(text, "set timeleft {}", m.as_millis());
+            }
             text.push_str("genmove\n");
         }
         sent_at[side.index()] = Instant::now();
@@ -257,6 +263,8 @@ pub fn play_game(
 
     let mut moves = Vec::with_capacity(geo.area());
     let mut time = [Duration::ZERO; 2];
+    // What is left on each side's game clock.
+    let mut clock = [setup.match_time; 2];
     let mut unseen: [Option<Cell>; 2] = [None, None];
     let mut ply = 0usize;
     let result = loop {
@@ -280,11 +288,15 @@ pub fn play_game(
             if let Some(cell) = told {
                 let _ = writeln!(buf, "move {cell}");
             }
+            if let Some(left) = clock[side.index()] {
+                let _ = writeln!(buf, "set timeleft {}", left.as_millis());
+            }
             buf.push_str("genmove\n");
             Instant::now()
         };
         ply += 1;
-        let deadline = start + setup.timeout;
+        let left = clock[side.index()];
+        let deadline = start + left.map_or(setup.timeout, |l| l.min(setup.timeout));
         let settle = std::mem::take(&mut pending_setup[side.index()]);
         let mut exchange = || -> Result<Response, Stop> {
             if ply > 1 {
@@ -296,10 +308,37 @@ pub fn play_game(
             if told.is_some() {
                 expect_ok(engine, deadline, "move")?;
             }
+            if left.is_some() {
+                // `set timeleft` may be refused: the engine plays on.
+                engine.read_response(deadline)?;
+            }
             Ok(engine.read_response(deadline)?)
         };
         let reply = exchange();
-        time[side.index()] += start.elapsed();
+        // Waiting out a Gomocup brain's write gap is the referee's time.
+        let used = start.elapsed().saturating_sub(engine.take_waited());
+        time[side.index()] += used;
+        let late = match left {
+            Some(l) => {
+                clock[side.index()] = Some(l.saturating_sub(used));
+                // Past its clock, or silent until the clock (not the
+                // referee's timeout) ended the wait.
+                used > l
+                    || (l < setup.timeout && matches!(reply, Err(Stop::Fault(Reason::Timeout, _))))
+            }
+            None => false,
+        };
+        let reply = match (late, left) {
+            (true, Some(l)) => Err(Stop::Fault(
+                Reason::Timeout,
+                format!(
+                    "lost on time: {:.1} ms used, {:.1} ms were left on its clock",
+                    used.as_secs_f64() * 1e3,
+                    l.as_secs_f64() * 1e3
+                ),
+            )),
+            _ => reply,
+        };
         let stop = match reply {
             Ok(r) if !r.success => Stop::Fault(
                 Reason::Refused,

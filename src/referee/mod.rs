@@ -25,19 +25,22 @@ pub use openings::{
 pub use records::PastGames;
 pub use tournament::{run, RunOutcome};
 
+use crate::client::Dialect;
 use crate::rules::Geometry;
 use stats::Sprt;
 use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
-/// An engine as given on the command line: `[NAME=]COMMAND`.
+/// An engine as given on the command line: `[NAME=][gomocup:|kinrow:]COMMAND`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EngineSpec {
     /// The display name, if given (else the engine's `name` reply).
     pub name: Option<String>,
     /// The program and its arguments.
     pub argv: Vec<String>,
+    /// The protocol it speaks ([`crate::client::EngineCommand`]).
+    pub dialect: Dialect,
 }
 
 /// Whether `s` can be an engine's display name given as `NAME=`.
@@ -57,9 +60,13 @@ impl FromStr for EngineSpec {
             Some((n, c)) if is_valid_name(n) => (Some(n.to_string()), c),
             _ => (None, s),
         };
-        let argv = crate::client::split_words(command)
+        let command = crate::client::EngineCommand::parse(command)
             .map_err(|e| format!("engine command '{}': {e}", crate::rules::clip(s)))?;
-        Ok(EngineSpec { name, argv })
+        Ok(EngineSpec {
+            name,
+            argv: command.argv,
+            dialect: command.dialect,
+        })
     }
 }
 
@@ -75,8 +82,16 @@ pub struct Config {
     pub geometry: Geometry,
     /// Games played at once (at least 1).
     pub concurrency: usize,
-    /// Told to engines with `set movetime`.
+    /// Told to engines with `set movetime` (Gomocup: `INFO timeout_turn`).
     pub movetime_ms: Option<u64>,
+    /// A whole-game clock per side: engines are told what is left before
+    /// every move (`set timeleft`, Gomocup `INFO time_left`), and a side
+    /// whose clock runs out loses on time.
+    pub match_time_ms: Option<u64>,
+    /// No write to a Gomocup brain sooner than this after its answer.
+    pub write_gap: Duration,
+    /// One SGF file per finished game.
+    pub sgf_dir: Option<PathBuf>,
     /// The hard deadline for every reply.
     pub timeout: Duration,
     /// How long engines get to exit after `quit` before SIGKILL.
@@ -131,6 +146,14 @@ mod tests {
         assert_eq!(s.name, None);
         assert_eq!(s.argv, ["python3", "bot.py", "--level=3"]);
         assert!("x=".parse::<EngineSpec>().is_err());
+        let s: EngineSpec = "r=gomocup:wine pbrain.exe".parse().unwrap();
+        assert_eq!(
+            (s.name.as_deref(), s.dialect),
+            (Some("r"), Dialect::Gomocup)
+        );
+        assert_eq!(s.argv, ["wine", "pbrain.exe"]);
+        let s: EngineSpec = "./pbrain-x".parse().unwrap();
+        assert_eq!(s.dialect, Dialect::Gomocup);
         assert!("'unclosed".parse::<EngineSpec>().is_err());
     }
 

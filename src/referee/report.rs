@@ -16,6 +16,8 @@ pub struct EngineInfo {
     pub name: String,
     /// The program and its arguments.
     pub command: Vec<String>,
+    /// The protocol it speaks: `kinrow` or `gomocup`.
+    pub protocol: &'static str,
 }
 
 /// Everything counted for one pairing, from engine `a`'s side.

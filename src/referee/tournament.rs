@@ -9,7 +9,7 @@ use super::records::{one_based, write_record, GameRecord, GameResult, SkippedLin
 use super::report::{self, EngineInfo, PairingTally, RunInfo, SprtStatus};
 use super::stats::SprtDecision;
 use super::{derive_seed, resume, Config};
-use crate::client::{ClientError, EngineProcess, StderrTo};
+use crate::client::{ClientError, EngineCommand, EngineLink, GomocupOptions, StderrTo};
 use crate::rules::Player;
 use anyhow::{bail, Context};
 use std::fs::{File, OpenOptions};
@@ -105,6 +105,8 @@ struct Finished {
     end: GameEnd,
     /// Skipped stdout lines of X and O during this game: examples, count.
     skipped: [(Vec<String>, u64); 2],
+    /// `MESSAGE`/`DEBUG` lines of Gomocup brains (X, O): examples, count.
+    messages: [(Vec<String>, u64); 2],
 }
 
 /// Shared state of the workers.
@@ -126,7 +128,7 @@ struct Shared<'a> {
 }
 
 impl Shared<'_> {
-    fn spawn(&self, engine: usize) -> Result<EngineProcess, ClientError> {
+    fn spawn(&self, engine: usize) -> Result<EngineLink, ClientError> {
         let info = &self.engines[engine];
         let stderr = match &self.config.log_dir {
             Some(dir) => {
@@ -139,9 +141,72 @@ impl Shared<'_> {
             }
             None => StderrTo::Discard,
         };
-        let mut p = EngineProcess::spawn(&info.command, stderr)?;
+        let command = EngineCommand {
+            argv: info.command.clone(),
+            dialect: self.config.engines[engine].dialect,
+        };
+        let mut p = EngineLink::spawn(&command, stderr, gomocup_options(self.config))?;
         p.set_cancel(Arc::clone(&self.cancel));
         Ok(p)
+    }
+}
+
+/// Writes a finished game into `--sgf-dir`.
+fn write_sgf(
+    dir: &Path,
+    f: &Finished,
+    x: &str,
+    o: &str,
+    openings: &Openings,
+    config: &Config,
+) -> anyhow::Result<()> {
+    use crate::records::{Ending, RecordedGame};
+    let opening = openings.round(f.job.round);
+    let mut moves = opening.to_vec();
+    moves.extend(&f.end.moves);
+    let ending = match (f.end.reason, f.end.winner) {
+        (Reason::Win, Some(w)) => Ending::Win(w),
+        (Reason::Draw, _) => Ending::Draw,
+        (reason, Some(w)) => Ending::Forfeit {
+            winner: w,
+            reason: reason.name().to_string(),
+            detail: f.end.detail.clone(),
+        },
+        _ => Ending::Unfinished,
+    };
+    let game = RecordedGame {
+        geometry: config.geometry,
+        x: x.to_string(),
+        o: o.to_string(),
+        moves,
+        opening: opening.len(),
+        ending,
+        title: Some(format!("game {} (seed {})", f.job.game, config.seed)),
+    };
+    let path = dir.join(format!("{}.sgf", RecordedGame::file_stem(f.job.game, x, o)));
+    std::fs::write(&path, crate::records::sgf::write(&game))
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// How long a fresh process may take to answer its first request: the
+/// reply timeout; for a Gomocup brain (whose first request is `START`) at
+/// least 10 s, as real brains may take seconds to load.
+fn startup_timeout(config: &Config, dialect: crate::client::Dialect) -> Duration {
+    match dialect {
+        crate::client::Dialect::Kinrow => config.timeout,
+        crate::client::Dialect::Gomocup => config.timeout.max(Duration::from_secs(10)),
+    }
+}
+
+/// How Gomocup brains are driven in this run.
+fn gomocup_options(config: &Config) -> GomocupOptions {
+    GomocupOptions {
+        board: config.geometry,
+        write_gap: config.write_gap,
+        timeout_turn: config
+            .movetime_ms
+            .map_or(crate::bots::DEFAULT_MOVETIME, Duration::from_millis),
+        match_time: config.match_time_ms.map(Duration::from_millis),
     }
 }
 
@@ -163,7 +228,7 @@ fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> Option<(&mut T, &mut T)> {
 /// engine processes, replacing any process that faulted.
 fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
     let config = shared.config;
-    let mut procs: Vec<Option<EngineProcess>> = (0..shared.engines.len()).map(|_| None).collect();
+    let mut procs: Vec<Option<EngineLink>> = (0..shared.engines.len()).map(|_| None).collect();
     loop {
         if shared.stop.load(Ordering::Relaxed) || shared.cancel.load(Ordering::Relaxed) {
             break;
@@ -177,7 +242,8 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
         let mut end = None;
         for (side, idx) in [(Player::X, job.x), (Player::O, job.o)] {
             if procs[idx].is_none() {
-                match shared.spawn(idx).and_then(|p| ready(p, config.timeout)) {
+                let wait = startup_timeout(config, config.engines[idx].dialect);
+                match shared.spawn(idx).and_then(|p| ready(p, wait)) {
                     Ok(p) => procs[idx] = Some(p),
                     Err(ClientError::Cancelled) => break,
                     Err(e) => {
@@ -213,6 +279,7 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
                     ],
                     movetime_ms: config.movetime_ms,
                     timeout: config.timeout,
+                    match_time: config.match_time_ms.map(Duration::from_millis),
                 };
                 match play_game([x, o], &setup) {
                     Ok(end) => end,
@@ -221,8 +288,10 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
             }
             _ => break,
         };
-        let skipped = [x_slot, o_slot]
+        let skipped = [&mut *x_slot, &mut *o_slot]
             .map(|slot| slot.as_mut().map(|p| p.take_skipped()).unwrap_or_default());
+        let messages = [x_slot, o_slot]
+            .map(|slot| slot.as_mut().map(|p| p.take_messages()).unwrap_or_default());
         for (replace, idx) in end.replace.into_iter().zip([job.x, job.o]) {
             // Killed with its group and reaped; a fresh one plays next time.
             if replace {
@@ -231,7 +300,15 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
                 }
             }
         }
-        if results.send(Finished { job, end, skipped }).is_err() {
+        if results
+            .send(Finished {
+                job,
+                end,
+                skipped,
+                messages,
+            })
+            .is_err()
+        {
             break;
         }
     }
@@ -241,13 +318,13 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
 /// Waits for a fresh process to answer `protocol_version` (within the
 /// timeout, as at the start-up check), so that starting the program — an
 /// interpreter loading, say — is not counted against its first move.
-fn ready(mut p: EngineProcess, timeout: Duration) -> Result<EngineProcess, ClientError> {
+fn ready(mut p: EngineLink, timeout: Duration) -> Result<EngineLink, ClientError> {
     p.request("protocol_version", timeout)?;
     Ok(p)
 }
 
 /// `quit` to every engine, one shared grace period, then SIGKILL; all reaped.
-fn shutdown_all(mut procs: Vec<EngineProcess>, grace: Duration) {
+fn shutdown_all(mut procs: Vec<EngineLink>, grace: Duration) {
     for p in &mut procs {
         p.request_quit();
     }
@@ -263,11 +340,16 @@ fn shutdown_all(mut procs: Vec<EngineProcess>, grace: Duration) {
 fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Vec<EngineInfo>> {
     let g = config.geometry;
     let probe = |spec: &super::EngineSpec| -> Result<Option<String>, String> {
-        let mut p =
-            EngineProcess::spawn(&spec.argv, StderrTo::Discard).map_err(|e| e.to_string())?;
+        let command = EngineCommand {
+            argv: spec.argv.clone(),
+            dialect: spec.dialect,
+        };
+        let mut p = EngineLink::spawn(&command, StderrTo::Discard, gomocup_options(config))
+            .map_err(|e| e.to_string())?;
         p.set_cancel(Arc::clone(cancel));
-        let deadline = Instant::now() + config.timeout;
-        let ms = config.timeout.as_millis();
+        let wait = startup_timeout(config, spec.dialect);
+        let deadline = Instant::now() + wait;
+        let ms = wait.as_millis();
         let result = (|| {
             p.send(&format!(
                 "protocol_version\nname\nnewgame {} {} {} {}\n",
@@ -372,12 +454,17 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
         if let Err(e) = answer {
             errors.push(format!(
                 "engine '{name}' ({}): {e}",
-                crate::client::join_words(&spec.argv)
+                EngineCommand {
+                    argv: spec.argv.clone(),
+                    dialect: spec.dialect
+                }
+                .shown()
             ));
         }
         engines.push(EngineInfo {
             name,
             command: spec.argv.clone(),
+            protocol: spec.dialect.name(),
         });
     }
     if !errors.is_empty() {
@@ -455,7 +542,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     if config.resume.is_some() && config.games_out.is_none() {
         bail!("--resume needs --games-out: the records to resume from");
     }
-    if let Some(dir) = &config.log_dir {
+    for dir in [&config.log_dir, &config.sgf_dir].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let openings = Openings::new(&config.openings, config.geometry, config.seed)?;
@@ -619,6 +706,15 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                     write_errors.push(format!("game {}: {e:#}", job.game));
                 }
             }
+            if let Some(dir) = &config.sgf_dir {
+                if let Err(e) = write_sgf(dir, &f, xn, on, &openings, config) {
+                    if write_errors.is_empty() {
+                        progress.clear();
+                        eprintln!("referee: cannot write an SGF record to --sgf-dir: {e:#}");
+                    }
+                    write_errors.push(format!("game {}: {e:#}", job.game));
+                }
+            }
             if let Some(log) = log.as_mut() {
                 if let (Some(who), Some(detail)) = (fault_by, f.end.detail.as_deref()) {
                     let _ = writeln!(
@@ -627,6 +723,19 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                         job.game,
                         f.end.reason.name()
                     );
+                }
+                for (who, (lines, count)) in [xn, on].iter().zip(&f.messages) {
+                    for line in lines {
+                        let _ = writeln!(log, "game {}: {who} says: {line}", job.game);
+                    }
+                    if *count > lines.len() as u64 {
+                        let more = *count - lines.len() as u64;
+                        let _ = writeln!(
+                            log,
+                            "game {}: {who}: {more} more MESSAGE/DEBUG lines",
+                            job.game
+                        );
+                    }
                 }
                 for (who, (lines, count)) in [xn, on].iter().zip(&f.skipped) {
                     if *count > 0 {

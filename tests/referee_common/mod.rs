@@ -198,3 +198,15 @@ pub fn signal(child: &Child, signal: libc::c_int) {
     // SAFETY: signalling our own child.
     unsafe { libc::kill(child.id() as libc::pid_t, signal) };
 }
+
+/// The moves of a `--games-out` record, the opening first, as cells.
+pub fn record_moves(game: &Value) -> Vec<kinrow::rules::Cell> {
+    ["opening", "moves"]
+        .iter()
+        .flat_map(|k| game[k].as_array().unwrap().iter())
+        .map(|m| {
+            let n = |i: usize| m[i].as_u64().unwrap() as u32;
+            kinrow::rules::Cell::from_one_based(n(0), n(1)).unwrap()
+        })
+        .collect()
+}

@@ -38,7 +38,7 @@ mod search;
 mod tree;
 
 use super::minimax::safety_margin;
-use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
+use super::{seeded_rng, Bot, BotKind, Limits, OptionError, SearchReport};
 use crate::rules::{Board, Cell, Geometry, Playouts};
 use prior::Prior;
 use rand::rngs::SmallRng;
@@ -77,8 +77,13 @@ pub struct MctsReport {
     /// The proven value for the side that moved (1 a win, 0 a draw, -1 a
     /// loss), if the root was proven.
     pub proven: Option<i8>,
+    /// Plies to the end along the proof, the chosen move included, when
+    /// proven.
+    pub proven_plies: usize,
     /// The chosen move's mean score for the side that moved, 0 to 1.
     pub mean: f64,
+    /// How deep the most visited line of the tree goes.
+    pub depth: usize,
     /// Time spent searching (from the start of `choose`).
     pub elapsed: Duration,
 }
@@ -229,6 +234,7 @@ impl Bot for Mcts {
             iterations += 1;
         }
         let best = search.best_child();
+        let depth = search.principal_depth();
         let tree = &search.tree;
         let root = tree.get(tree.root());
         let chosen = tree.get(best);
@@ -239,10 +245,28 @@ impl Bot for Mcts {
             root_visits: root.visits,
             nodes: tree.fill().0,
             proven: root.proven(),
+            proven_plies: usize::from(chosen.dist) + 1,
             mean: chosen.mean(),
+            depth,
             elapsed: limits.start.elapsed(),
         };
         board.cell_of(chosen.square as usize)
+    }
+
+    fn report(&self) -> Option<SearchReport> {
+        let r = &self.report;
+        // On minimax's scale (see `SearchReport`): a proven result by its
+        // distance, else the mean as a score from -1000 to 1000.
+        let score = match r.proven {
+            Some(v) => i32::from(v) * (1_000_000_000 - r.proven_plies as i32),
+            None => ((r.mean - 0.5) * 2000.0).round() as i32,
+        };
+        Some(SearchReport {
+            depth: r.depth,
+            score: (r.iterations > 0 || r.proven.is_some()).then_some(score),
+            solved: r.proven.is_some(),
+            nodes: r.iterations,
+        })
     }
 
     fn reseed(&mut self, seed: u64) {

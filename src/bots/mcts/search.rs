@@ -361,6 +361,22 @@ impl Search<'_> {
         self.scratch.path = path;
     }
 
+    /// How deep the most visited line from the root goes.
+    pub fn principal_depth(&self) -> usize {
+        let mut id = self.tree.root();
+        let mut depth = 0;
+        while let Some(c) = self
+            .tree
+            .children(id)
+            .filter(|&c| self.tree.get(c).visits > 0)
+            .max_by_key(|&c| self.tree.get(c).visits)
+        {
+            id = c;
+            depth += 1;
+        }
+        depth
+    }
+
     /// The move to play: with the root proven, a child proven at its value
     /// (the quickest win, the slowest loss, or among draws the best mean,
     /// which against a fallible opponent is the likeliest to go wrong for

@@ -71,6 +71,25 @@ impl SearchReport {
     }
 }
 
+impl std::fmt::Display for SearchReport {
+    /// `depth 6 score 120 nodes 5210`; a proven score reads `win in 7`
+    /// (plies), `loss in 4` or `draw`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "depth {} score ", self.depth)?;
+        match self.score {
+            None => f.write_str("none")?,
+            Some(0) if self.solved => f.write_str("draw")?,
+            Some(s) if eval::is_proven(s) => {
+                let plies = eval::win_at(0) - s.abs();
+                let what = if s > 0 { "win" } else { "loss" };
+                write!(f, "{what} in {plies}")?
+            }
+            Some(s) => write!(f, "{s}")?,
+        }
+        write!(f, " nodes {}", self.nodes)
+    }
+}
+
 /// Negamax searcher; see the module documentation.
 pub struct Minimax {
     rng: SmallRng,
@@ -146,6 +165,10 @@ impl Bot for Minimax {
 
     fn reseed(&mut self, seed: u64) {
         self.rng = seeded_rng(seed);
+    }
+
+    fn report(&self) -> Option<SearchReport> {
+        Some(self.report)
     }
 
     fn new_game(&mut self) {

@@ -1,0 +1,500 @@
+//! A Gomocup brain behind kinrow's protocol: [`GomocupLink`] takes the
+//! requests the referee and `kinrow play` write (`newgame`, `move`,
+//! `genmove`, `set movetime`/`timeleft`, `name`, …), keeps the game, and
+//! drives the brain with `START`/`RECTSTART`/`RESTART`, `INFO`, `BEGIN`,
+//! `TURN`, `BOARD`, `ABOUT` and `END`, answering each request as a kinrow
+//! engine would. Faults keep their kind: an `ERROR`/`UNKNOWN` to a move
+//! request is a refusal (`?`), a move that is not a point is malformed, an
+//! occupied or off-board point is passed on for the caller's rules to
+//! refuse, silence is a timeout.
+//!
+//! Quirks of real brains, met here:
+//! - `MESSAGE`/`DEBUG` lines are kept for the log and never taken for an
+//!   answer; other junk (a line without a comma) is skipped and counted; a
+//!   brain that talks before it is asked is fine;
+//! - the brain is started (`START`) when first asked `protocol_version`, so
+//!   a slow start is over before its first move is timed;
+//! - nothing is written to a brain sooner than the write gap after its last
+//!   answer: a strong brain may drop a command that comes right after its
+//!   move. The gap adapts: it is at most as long as the brain's last move
+//!   took, so a brain that answers in microseconds (never busy after its
+//!   answer) costs nothing, and one that thinks gets the whole gap.
+
+use super::{ClientError, EngineProcess, Response};
+use crate::dialects::gomocup::{about_field, Point, Reply};
+use crate::protocol::{parse_line, Command, Parsed, Shape};
+use crate::rules::{clip, Board, Cell, Geometry, Rule};
+use std::collections::VecDeque;
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+/// The default write gap.
+pub const DEFAULT_WRITE_GAP: Duration = Duration::from_millis(5);
+
+/// Shorter write-gap waits are skipped (see `write`).
+const MIN_WAIT: Duration = Duration::from_micros(200);
+
+/// `MESSAGE`/`DEBUG` lines kept between two calls of `take_messages`.
+const MESSAGES_KEPT: usize = 16;
+
+/// How a brain is driven.
+#[derive(Clone, Copy, Debug)]
+pub struct GomocupOptions {
+    /// The board it is started on before the first game (`START`), so a
+    /// slow start is waited for at the start-up check.
+    pub board: Geometry,
+    /// No write sooner than this after its last answer (see the module).
+    pub write_gap: Duration,
+    /// `INFO timeout_turn` until `set movetime` says otherwise.
+    pub timeout_turn: Duration,
+    /// `INFO timeout_match` (the game clock per side), if any.
+    pub match_time: Option<Duration>,
+}
+
+impl Default for GomocupOptions {
+    fn default() -> Self {
+        GomocupOptions {
+            board: Geometry::new(15, 15, 5, Rule::Free).expect("15x15 is a board"),
+            write_gap: DEFAULT_WRITE_GAP,
+            timeout_turn: crate::bots::DEFAULT_MOVETIME,
+            match_time: None,
+        }
+    }
+}
+
+/// A kinrow request waiting for its answer.
+#[derive(Clone, Debug)]
+enum Pending {
+    /// Answered without the brain (a syntax error, an option).
+    Ready(Result<String, String>),
+    ProtocolVersion,
+    Name,
+    NewGame(Option<Shape>),
+    Move(u32, u32),
+    GenMove,
+    Undo,
+    Quit,
+}
+
+/// The translation state of one brain; see the module.
+pub struct GomocupLink {
+    options: GomocupOptions,
+    program: String,
+    pending: VecDeque<(Option<u64>, Pending)>,
+    /// The board size the brain was started with (rows, columns).
+    started: Option<(usize, usize)>,
+    /// The game as the caller plays it.
+    board: Board,
+    /// How many of the game's moves the brain has seen (always the first
+    /// ones: the moves only grow between its answers); `None` when unknown,
+    /// after an `undo` or a failed exchange (it then gets the position with
+    /// `RESTART` and `BOARD`).
+    known: Option<usize>,
+    /// The game's `INFO` lines are still to be sent.
+    infos_due: bool,
+    timeout_turn: Duration,
+    /// `set timeleft`: sent as `INFO time_left` with the next move request.
+    time_left: Option<u64>,
+    last_answer: Option<Instant>,
+    /// How long the brain took over its last move: the write gap's cap.
+    last_think: Duration,
+    about: Option<String>,
+    /// Time spent waiting out write gaps since the caller last asked.
+    pub(super) waited: Duration,
+    pub(super) messages: Vec<String>,
+    pub(super) message_count: u64,
+}
+
+/// What an exchange with the brain came to: a kinrow answer, or the pipe
+/// failed.
+type Answer = Result<Result<String, String>, ClientError>;
+
+impl GomocupLink {
+    /// A link for the brain started as `argv`.
+    pub fn new(options: GomocupOptions, argv: &[String]) -> GomocupLink {
+        // The program's file name, past an interpreter.
+        let base = |p: &String| {
+            std::path::Path::new(p)
+                .file_name()
+                .map_or(p.clone(), |f| f.to_string_lossy().into_owned())
+        };
+        let interpreters = ["python", "python3", "node", "wine", "sh", "bash", "java"];
+        let program = match argv {
+            [first, second, ..] if interpreters.contains(&base(first).as_str()) => base(second),
+            [first, ..] => base(first),
+            [] => String::new(),
+        };
+        GomocupLink {
+            options,
+            program,
+            pending: VecDeque::new(),
+            started: None,
+            board: Board::new(options.board),
+            known: None,
+            infos_due: true,
+            timeout_turn: options.timeout_turn,
+            time_left: None,
+            last_answer: None,
+            last_think: Duration::ZERO,
+            about: None,
+            waited: Duration::ZERO,
+            messages: Vec::new(),
+            message_count: 0,
+        }
+    }
+
+    /// Takes kinrow request lines; they are answered one by one by
+    /// [`GomocupLink::answer`].
+    pub fn queue(&mut self, text: &str) {
+        for line in text.lines() {
+            let (id, pending) = match parse_line(line.as_bytes()) {
+                Parsed::Nothing => continue,
+                Parsed::Error(id, e) => (id, Pending::Ready(Err(e.to_string()))),
+                Parsed::Request(r) => (r.id, self.pending_for(r.command)),
+            };
+            self.pending.push_back((id, pending));
+        }
+    }
+
+    fn pending_for(&mut self, command: Command) -> Pending {
+        match command {
+            Command::ProtocolVersion => Pending::ProtocolVersion,
+            Command::Name => Pending::Name,
+            Command::NewGame(shape) => Pending::NewGame(shape),
+            Command::Move { row, col } => Pending::Move(row, col),
+            Command::GenMove => Pending::GenMove,
+            Command::Undo => Pending::Undo,
+            Command::Quit => Pending::Quit,
+            Command::Set { name, value } => Pending::Ready(self.set(&name, &value)),
+            Command::Version => Pending::Ready(Ok(String::new())),
+            other => Pending::Ready(Err(format!(
+                "unknown command: {other:?} is not translated for a Gomocup brain"
+            ))),
+        }
+    }
+
+    /// `set NAME VALUE`: `movetime` and `timeleft` become `INFO`; `seed` is
+    /// accepted (brains have none in the protocol).
+    fn set(&mut self, name: &str, value: &str) -> Result<String, String> {
+        let ms = value
+            .parse::<u64>()
+            .map_err(|_| format!("invalid option: {name}: '{}' is not a number", clip(value)));
+        match name {
+            "seed" => Ok(String::new()),
+            "movetime" => {
+                self.timeout_turn = Duration::from_millis(ms?);
+                self.infos_due = true;
+                Ok(String::new())
+            }
+            "timeleft" => {
+                self.time_left = Some(ms?);
+                Ok(String::new())
+            }
+            _ => Err(format!(
+                "invalid option: {name}: a Gomocup brain has no such option"
+            )),
+        }
+    }
+
+    /// Answers the oldest request, talking to the brain as needed within
+    /// `deadline`.
+    pub fn answer(
+        &mut self,
+        process: &mut EngineProcess,
+        deadline: Instant,
+    ) -> Result<Response, ClientError> {
+        let Some((id, pending)) = self.pending.pop_front() else {
+            return Err(ClientError::Timeout);
+        };
+        let result = match pending {
+            Pending::Ready(r) => r,
+            Pending::ProtocolVersion => {
+                self.ensure_started(process, deadline)?.map(|()| "2".into())
+            }
+            Pending::Name => self.name(process, deadline)?,
+            Pending::NewGame(shape) => self.new_game(process, shape, deadline)?,
+            Pending::Move(row, col) => {
+                let cell = Cell::from_one_based(row, col);
+                match cell.map(|c| self.board.try_play(c)) {
+                    Some(Ok(_)) => Ok(String::new()),
+                    Some(Err(e)) => Err(format!("illegal move: {e}")),
+                    None => Err(format!("illegal move: {row} {col} is off the board")),
+                }
+            }
+            Pending::GenMove => self.genmove(process, deadline)?,
+            Pending::Undo => match self.board.undo() {
+                Some(_) => {
+                    self.known = None;
+                    Ok(String::new())
+                }
+                None => Err("cannot undo: the board is empty".into()),
+            },
+            Pending::Quit => {
+                let _ = process.send("END\n");
+                Ok(String::new())
+            }
+        };
+        Ok(match result {
+            Ok(text) => Response {
+                success: true,
+                id,
+                text,
+            },
+            Err(text) => Response {
+                success: false,
+                id,
+                text,
+            },
+        })
+    }
+
+    /// Writes to the brain, no sooner than the write gap after its last
+    /// answer (see the module).
+    fn write(
+        &mut self,
+        process: &mut EngineProcess,
+        text: &str,
+        deadline: Instant,
+    ) -> Result<(), ClientError> {
+        if let Some(at) = self.last_answer {
+            let gap = self.options.write_gap.min(self.last_think);
+            let wait = gap
+                .saturating_sub(at.elapsed())
+                .min(deadline.saturating_duration_since(Instant::now()));
+            // A sleep this short costs more than it waits (timer slack), and
+            // a brain that answered this fast is not busy after answering.
+            if wait >= MIN_WAIT {
+                std::thread::sleep(wait);
+                self.waited += wait;
+            }
+        }
+        process.send(text)
+    }
+
+    /// The brain's next answer: `MESSAGE`/`DEBUG` lines are kept for the
+    /// log, lines without a comma skipped (for `ABOUT`, whose answer is
+    /// `key="value", …` or free text, `any` line with a comma or `=`).
+    fn read_answer(
+        &mut self,
+        process: &mut EngineProcess,
+        deadline: Instant,
+        any: bool,
+    ) -> Result<Reply, ClientError> {
+        loop {
+            let line = process.read_line(deadline)?;
+            match Reply::parse(&line) {
+                Reply::Message(m) | Reply::Debug(m) => {
+                    self.message_count += 1;
+                    if self.messages.len() < MESSAGES_KEPT {
+                        self.messages.push(m);
+                    }
+                }
+                Reply::Other(l) if !(l.contains(',') || any && l.contains('=')) => {
+                    process.skip_line(l)
+                }
+                reply => {
+                    self.last_answer = Some(Instant::now());
+                    return Ok(reply);
+                }
+            }
+        }
+    }
+
+    /// `START`/`RECTSTART` for `rows` x `cols`; `Ok(Err)` with the brain's
+    /// words when it refuses.
+    fn start(
+        &mut self,
+        process: &mut EngineProcess,
+        rows: usize,
+        cols: usize,
+        deadline: Instant,
+    ) -> Answer {
+        let command = if rows == cols {
+            format!("START {rows}")
+        } else {
+            format!("RECTSTART {cols},{rows}")
+        };
+        self.write(process, &format!("{command}\n"), deadline)?;
+        match self.read_answer(process, deadline, false)? {
+            Reply::Ok => {
+                self.started = Some((rows, cols));
+                self.known = Some(0);
+                Ok(Ok(String::new()))
+            }
+            other => {
+                self.started = None;
+                Ok(Err(format!(
+                    "the brain answered {command} with {}",
+                    shown(&other)
+                )))
+            }
+        }
+    }
+
+    /// Starts the brain on the options' board if it isn't yet.
+    fn ensure_started(
+        &mut self,
+        process: &mut EngineProcess,
+        deadline: Instant,
+    ) -> Result<Result<(), String>, ClientError> {
+        if self.started.is_some() {
+            return Ok(Ok(()));
+        }
+        let g = self.options.board;
+        Ok(self
+            .start(process, g.rows(), g.cols(), deadline)?
+            .map(|_| ()))
+    }
+
+    /// An empty board in the brain: nothing when it has one of this size
+    /// already, else `RESTART` (or `START` again when it refuses that), or
+    /// `START` for a new size.
+    fn clear_brain(
+        &mut self,
+        process: &mut EngineProcess,
+        rows: usize,
+        cols: usize,
+        deadline: Instant,
+    ) -> Answer {
+        if self.started == Some((rows, cols)) {
+            if self.known == Some(0) {
+                return Ok(Ok(String::new()));
+            }
+            self.write(process, "RESTART\n", deadline)?;
+            if self.read_answer(process, deadline, false)? == Reply::Ok {
+                self.known = Some(0);
+                return Ok(Ok(String::new()));
+            }
+        }
+        self.start(process, rows, cols, deadline)
+    }
+
+    fn new_game(
+        &mut self,
+        process: &mut EngineProcess,
+        shape: Option<Shape>,
+        deadline: Instant,
+    ) -> Answer {
+        let current = self.board.geometry();
+        let geometry = match shape {
+            None => current,
+            Some(s) => match Geometry::new(s.rows, s.cols, s.k, s.rule.unwrap_or(current.rule())) {
+                Ok(g) => g,
+                Err(e) => return Ok(Err(format!("unacceptable size: {e}"))),
+            },
+        };
+        if geometry.k() != 5 {
+            return Ok(Err(format!(
+                "unacceptable size: Gomocup brains play five in a row, not {} (the protocol has no K)",
+                geometry.k()
+            )));
+        }
+        if let Err(why) = self.clear_brain(process, geometry.rows(), geometry.cols(), deadline)? {
+            return Ok(Err(format!("unacceptable size: {why}")));
+        }
+        self.board = Board::new(geometry);
+        self.infos_due = true;
+        self.time_left = None;
+        Ok(Ok(String::new()))
+    }
+
+    /// `name`: the brain's `ABOUT` name (asked once), else its file name.
+    fn name(&mut self, process: &mut EngineProcess, deadline: Instant) -> Answer {
+        if self.about.is_none() {
+            self.write(process, "ABOUT\n", deadline)?;
+            let about = match self.read_answer(process, deadline, true)? {
+                Reply::Other(line) => about_field(&line, "name"),
+                _ => None,
+            };
+            self.about = Some(about.unwrap_or_else(|| self.program.clone()));
+        }
+        Ok(Ok(self.about.clone().unwrap_or_default()))
+    }
+
+    /// `genmove`: `INFO` as due, then `TURN` when the brain has seen all
+    /// but the last move, `BEGIN` on an empty board, else the whole
+    /// position with `BOARD`; the answer checked for form only (the
+    /// caller's rules judge the move).
+    fn genmove(&mut self, process: &mut EngineProcess, deadline: Instant) -> Answer {
+        if let Some(outcome) = self.board.outcome() {
+            return Ok(Err(format!("game over: the game is over ({outcome})")));
+        }
+        let g = self.board.geometry();
+        let ply = self.board.ply();
+        let follows = self.known.is_some_and(|k| k + 1 == ply);
+        let fresh = self.known == Some(0);
+        if !follows && !fresh {
+            if let Err(why) = self.clear_brain(process, g.rows(), g.cols(), deadline)? {
+                return Ok(Err(format!("brain error: {why}")));
+            }
+        }
+        let mut text = String::with_capacity(64);
+        if self.infos_due {
+            let _ = writeln!(text, "INFO timeout_turn {}", self.timeout_turn.as_millis());
+            let matched = self.options.match_time.map_or(0, |m| m.as_millis());
+            let _ = writeln!(text, "INFO timeout_match {matched}");
+            let _ = writeln!(text, "INFO game_type 1");
+            let rule = if g.rule() == Rule::Exact { 1 } else { 0 };
+            let _ = writeln!(text, "INFO rule {rule}");
+            self.infos_due = false;
+        }
+        if let Some(left) = self.time_left.take() {
+            let _ = writeln!(text, "INFO time_left {left}");
+        }
+        let request = match self.board.last_move() {
+            Some(last) if follows => format!("TURN {}", Point::of(last)),
+            None => "BEGIN".to_string(),
+            Some(_) => "BOARD".to_string(),
+        };
+        let _ = writeln!(text, "{request}");
+        if request == "BOARD" {
+            let mover = ply % 2;
+            for (i, cell) in self.board.moves().enumerate() {
+                let field = if i % 2 == mover { 1 } else { 2 };
+                let _ = writeln!(text, "{},{field}", Point::of(cell));
+            }
+            text.push_str("DONE\n");
+        }
+        self.known = None;
+        self.write(process, &text, deadline)?;
+        let asked = Instant::now();
+        let mut reply = self.read_answer(process, deadline, false)?;
+        if let Reply::Suggest(p) = reply {
+            // The manager's side of SUGGEST: play what it suggests.
+            self.write(process, &format!("PLAY {p}\n"), deadline)?;
+            reply = self.read_answer(process, deadline, false)?;
+        }
+        self.last_think = asked.elapsed();
+        Ok(match reply {
+            Reply::Move(p) => {
+                let cell = p.cell(g);
+                if let Some(c) = cell.filter(|&c| self.board.stone_at(c).is_none()) {
+                    let _ = self.board.try_play(c);
+                    self.known = Some(self.board.ply());
+                }
+                // 1-based row and column; off the board stays off it.
+                Ok(format!("{} {}", u64::from(p.y) + 1, u64::from(p.x) + 1))
+            }
+            Reply::Error(_) | Reply::Unknown(_) => Err(format!(
+                "brain error: it answered {request} with {}",
+                shown(&reply)
+            )),
+            other => Ok(format!("not a move: {}", shown(&other))),
+        })
+    }
+}
+
+/// A brain's answer as the log shows it.
+fn shown(reply: &Reply) -> String {
+    let text = match reply {
+        Reply::Move(p) => p.to_string(),
+        Reply::Ok => "OK".into(),
+        Reply::Error(m) => format!("ERROR {m}"),
+        Reply::Unknown(m) => format!("UNKNOWN {m}"),
+        Reply::Message(m) => format!("MESSAGE {m}"),
+        Reply::Debug(m) => format!("DEBUG {m}"),
+        Reply::Suggest(p) => format!("SUGGEST {p}"),
+        Reply::Other(l) => l.clone(),
+    };
+    format!("'{}'", clip(text.trim()))
+}

@@ -1,0 +1,426 @@
+//! `kinrow --protocol gtp`: GTP version 2 with Go-style vertices and GoGui's
+//! `gogui-rules_*` commands, so that GoGui shows and plays any square m,n,k
+//! board with one binary as both player and ruler (see docs/gui.md).
+//!
+//! What GoGui needs, and how it is met here:
+//! - the ruler never gets `boardsize`: size, K and rule come from the command
+//!   line, and `boardsize` accepts only that size;
+//! - `gogui-rules_board` is rows of `X`/`O`/`.`, top row first, no labels;
+//!   `gogui-rules_legal_moves` lists upper-case vertices, and is empty once
+//!   the game is over; `gogui-rules_board_size` is a bare integer;
+//! - every ruler command is a lookup on the board (microseconds): GoGui
+//!   replays the whole game into the ruler after every move;
+//! - duplicate `play` commands are refused (wrong colour) and change nothing;
+//! - the bot is built at the first `genmove`, so a copy used only as a ruler
+//!   starts at once.
+
+use super::vertex::{GtpMove, Vertex, MAX_GTP_SIDE};
+use crate::bots::{BotKind, DEFAULT_MOVETIME};
+use crate::dialects::BotPlayer;
+use crate::protocol::{
+    preprocess, serve_lines, split_request, write_response, ErrorKind, Flow, ProtocolError,
+};
+use crate::rules::{clip, Board, Cell, Geometry, Outcome, Player};
+use std::fmt::Write as _;
+use std::io::{self, Read, Write};
+use std::time::Duration;
+
+/// A GTP request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GtpCommand {
+    ProtocolVersion,
+    Name,
+    Version,
+    KnownCommand(String),
+    ListCommands,
+    Quit,
+    BoardSize(u32),
+    ClearBoard,
+    Komi,
+    Play(Player, GtpMove),
+    GenMove(Player),
+    Undo,
+    ShowBoard,
+    RulesGameId,
+    RulesBoard,
+    RulesBoardSize,
+    RulesLegalMoves,
+    RulesSideToMove,
+    RulesFinalResult,
+}
+
+impl GtpCommand {
+    /// Every command, in the order `list_commands` gives them.
+    pub const NAMES: [&'static str; 19] = [
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "quit",
+        "boardsize",
+        "clear_board",
+        "komi",
+        "play",
+        "genmove",
+        "undo",
+        "showboard",
+        "gogui-rules_game_id",
+        "gogui-rules_board",
+        "gogui-rules_board_size",
+        "gogui-rules_legal_moves",
+        "gogui-rules_side_to_move",
+        "gogui-rules_final_result",
+    ];
+
+    /// Parses a command name and its arguments.
+    pub fn parse(name: &str, args: &[&str]) -> Result<GtpCommand, ProtocolError> {
+        let syntax = |m: String| ProtocolError::new(ErrorKind::Syntax, m);
+        let arity = |n: usize, usage: &str| {
+            if args.len() == n {
+                Ok(())
+            } else {
+                Err(syntax(format!("usage: {usage}")))
+            }
+        };
+        let color = |s: &str| match s.to_ascii_lowercase().as_str() {
+            "b" | "black" => Ok(Player::X),
+            "w" | "white" => Ok(Player::O),
+            _ => Err(syntax(format!("'{}' is not a color (b, w)", clip(s)))),
+        };
+        let cmd = match name {
+            "known_command" => {
+                arity(1, "known_command NAME")?;
+                GtpCommand::KnownCommand(args[0].to_string())
+            }
+            "boardsize" => {
+                arity(1, "boardsize N")?;
+                let n = crate::rules::parse_coordinate(args[0])
+                    .map_err(|_| syntax(format!("'{}' is not a board size", clip(args[0]))))?;
+                GtpCommand::BoardSize(n)
+            }
+            "komi" => {
+                arity(1, "komi FLOAT")?;
+                args[0]
+                    .parse::<f64>()
+                    .map_err(|_| syntax(format!("'{}' is not a number", clip(args[0]))))?;
+                GtpCommand::Komi
+            }
+            "play" => {
+                arity(2, "play COLOR VERTEX")?;
+                let m = args[1]
+                    .parse()
+                    .map_err(|e: super::vertex::BadVertex| syntax(e.to_string()))?;
+                GtpCommand::Play(color(args[0])?, m)
+            }
+            "genmove" => {
+                arity(1, "genmove COLOR")?;
+                GtpCommand::GenMove(color(args[0])?)
+            }
+            _ => {
+                let cmd = match name {
+                    "protocol_version" => GtpCommand::ProtocolVersion,
+                    "name" => GtpCommand::Name,
+                    "version" => GtpCommand::Version,
+                    "list_commands" => GtpCommand::ListCommands,
+                    "quit" => GtpCommand::Quit,
+                    "clear_board" => GtpCommand::ClearBoard,
+                    "undo" => GtpCommand::Undo,
+                    "showboard" => GtpCommand::ShowBoard,
+                    "gogui-rules_game_id" => GtpCommand::RulesGameId,
+                    "gogui-rules_board" => GtpCommand::RulesBoard,
+                    "gogui-rules_board_size" => GtpCommand::RulesBoardSize,
+                    "gogui-rules_legal_moves" => GtpCommand::RulesLegalMoves,
+                    "gogui-rules_side_to_move" => GtpCommand::RulesSideToMove,
+                    "gogui-rules_final_result" => GtpCommand::RulesFinalResult,
+                    _ => {
+                        return Err(ProtocolError::new(
+                            ErrorKind::UnknownCommand,
+                            format!("'{}'", clip(name)),
+                        ))
+                    }
+                };
+                arity(0, name)?;
+                cmd
+            }
+        };
+        Ok(cmd)
+    }
+}
+
+/// Why a board can't be played over GTP: GTP boards are square
+/// (`boardsize N`), and its vertices name 25 columns at most.
+pub fn check_board(geometry: Geometry) -> Result<(), String> {
+    let (rows, cols) = (geometry.rows(), geometry.cols());
+    if rows != cols {
+        return Err(format!(
+            "{rows}x{cols}: GTP boards are square (GoGui draws only squares)"
+        ));
+    }
+    if rows > MAX_GTP_SIDE {
+        return Err(format!(
+            "{rows}x{cols}: GTP vertices name {MAX_GTP_SIDE} columns at most (A-Z without I)"
+        ));
+    }
+    Ok(())
+}
+
+/// The GTP engine: a game, a bot and the move time.
+pub struct GtpEngine {
+    player: BotPlayer,
+    movetime: Duration,
+}
+
+/// Black is kinrow's X (it moves first), white is O.
+fn color_name(p: Player) -> &'static str {
+    match p {
+        Player::X => "black",
+        Player::O => "white",
+    }
+}
+
+impl GtpEngine {
+    /// An engine on an empty board of `geometry` (checked with
+    /// [`check_board`] by the caller).
+    pub fn new(
+        geometry: Geometry,
+        bot: BotKind,
+        seed: u64,
+        movetime: Option<Duration>,
+    ) -> GtpEngine {
+        GtpEngine {
+            player: BotPlayer::new(geometry, bot, seed),
+            movetime: movetime.unwrap_or(DEFAULT_MOVETIME),
+        }
+    }
+
+    /// The current game.
+    pub fn board(&self) -> &Board {
+        self.player.board()
+    }
+
+    /// Answers GTP requests from `input` on `output` until `quit` or the
+    /// end of input.
+    pub fn run<R: Read, W: Write>(&mut self, input: R, output: W) -> io::Result<()> {
+        serve_lines(input, output, b"\n", |line, out| {
+            let line = match line {
+                Some(raw) => preprocess(raw),
+                None => {
+                    let e = ProtocolError::new(ErrorKind::Syntax, "line too long");
+                    write_response(out, None, &Err(e))?;
+                    return Ok(Flow::Continue);
+                }
+            };
+            let (id, result, flow) = match split_request(&line) {
+                Ok(None) => return Ok(Flow::Continue),
+                Err((id, e)) => (id, Err(e), Flow::Continue),
+                Ok(Some((id, name, args))) => match GtpCommand::parse(name, &args) {
+                    Err(e) => (id, Err(e), Flow::Continue),
+                    Ok(command) => {
+                        if matches!(command, GtpCommand::GenMove(_)) {
+                            out.flush()?;
+                        }
+                        let (result, flow) = self.handle(command);
+                        (id, result, flow)
+                    }
+                },
+            };
+            write_response(out, id, &result)?;
+            Ok(flow)
+        })
+    }
+
+    /// Answers one command.
+    pub fn handle(&mut self, command: GtpCommand) -> (Result<String, ProtocolError>, Flow) {
+        let g = self.board().geometry();
+        let result = match command {
+            GtpCommand::Quit => return (Ok(String::new()), Flow::Quit),
+            GtpCommand::ProtocolVersion => Ok("2".into()),
+            GtpCommand::Name => Ok("kinrow".into()),
+            GtpCommand::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            GtpCommand::KnownCommand(name) => {
+                Ok(GtpCommand::NAMES.contains(&name.as_str()).to_string())
+            }
+            GtpCommand::ListCommands => Ok(GtpCommand::NAMES.join("\n")),
+            GtpCommand::BoardSize(n) if n as usize == g.rows() => {
+                self.player.new_game(g);
+                Ok(String::new())
+            }
+            GtpCommand::BoardSize(n) => Err(ProtocolError::new(
+                ErrorKind::UnacceptableSize,
+                format!(
+                    "{n}: this engine plays {}x{} (start it with --board {n}x{n} for that size)",
+                    g.rows(),
+                    g.cols()
+                ),
+            )),
+            GtpCommand::ClearBoard => {
+                self.player.new_game(g);
+                Ok(String::new())
+            }
+            GtpCommand::Komi => Ok(String::new()),
+            GtpCommand::Play(color, m) => self.play(color, m).map(|()| String::new()),
+            GtpCommand::GenMove(color) => self.genmove(color),
+            GtpCommand::Undo => match self.player.board_mut().undo() {
+                Some(_) => Ok(String::new()),
+                None => Err(ProtocolError::new(
+                    ErrorKind::CannotUndo,
+                    "the board is empty",
+                )),
+            },
+            GtpCommand::ShowBoard => Ok(self.show()),
+            GtpCommand::RulesGameId => Ok(if g.k() == 5 { "Gomoku" } else { "Kinrow" }.into()),
+            GtpCommand::RulesBoard => Ok(self.rules_board()),
+            GtpCommand::RulesBoardSize => Ok(g.rows().to_string()),
+            GtpCommand::RulesLegalMoves => {
+                let board = self.board();
+                let mut s = String::with_capacity(4 * g.area());
+                for cell in board.legal_moves() {
+                    if !s.is_empty() {
+                        s.push(' ');
+                    }
+                    let _ = write!(s, "{}", Vertex::of(cell, g));
+                }
+                Ok(s)
+            }
+            GtpCommand::RulesSideToMove => Ok(color_name(self.board().to_move()).into()),
+            GtpCommand::RulesFinalResult => Ok(self.final_result()),
+        };
+        (result, Flow::Continue)
+    }
+
+    fn illegal(message: String) -> ProtocolError {
+        ProtocolError::new(ErrorKind::IllegalMove, message)
+    }
+
+    /// `play COLOR VERTEX`: only the side to move, only empty points on the
+    /// board, no pass, nothing after the end; a refusal changes nothing.
+    fn play(&mut self, color: Player, m: GtpMove) -> Result<(), ProtocolError> {
+        let board = self.player.board_mut();
+        let g = board.geometry();
+        if let Some(outcome) = board.outcome() {
+            return Err(Self::illegal(format!(
+                "the game is over ({})",
+                result_text(outcome, g)
+            )));
+        }
+        if color != board.to_move() {
+            return Err(Self::illegal(format!(
+                "it is {}'s turn",
+                color_name(board.to_move())
+            )));
+        }
+        let GtpMove::Vertex(v) = m else {
+            return Err(Self::illegal("passing is not a move in k-in-a-row".into()));
+        };
+        let cell = v.cell(g).ok_or_else(|| {
+            Self::illegal(format!("{v} is off the {}x{} board", g.rows(), g.cols()))
+        })?;
+        if board.stone_at(cell).is_some() {
+            return Err(Self::illegal(format!("{v} is occupied")));
+        }
+        board
+            .try_play(cell)
+            .map(|_| ())
+            .map_err(|e| Self::illegal(e.to_string()))
+    }
+
+    /// `genmove COLOR`: the bot's move for the side to move, played.
+    fn genmove(&mut self, color: Player) -> Result<String, ProtocolError> {
+        let board = self.player.board();
+        let g = board.geometry();
+        if let Some(outcome) = board.outcome() {
+            return Err(ProtocolError::new(
+                ErrorKind::GameOver,
+                format!("the game is over ({})", result_text(outcome, g)),
+            ));
+        }
+        if color != board.to_move() {
+            return Err(Self::illegal(format!(
+                "it is {}'s turn",
+                color_name(board.to_move())
+            )));
+        }
+        let chosen = self
+            .player
+            .choose_and_play(self.movetime)
+            .map_err(Self::illegal)?;
+        Ok(Vertex::of(chosen.cell, g).to_string())
+    }
+
+    /// `gogui-rules_board`: one row a line, top row first, `X`/`O`/`.`
+    /// separated by spaces and nothing else (GoGui reads every `X` and `O`
+    /// as a stone, so there are no labels).
+    fn rules_board(&self) -> String {
+        let board = self.board();
+        let g = board.geometry();
+        let mut s = String::with_capacity(2 * g.area() + g.rows());
+        for r in 0..g.rows() {
+            if r > 0 {
+                s.push('\n');
+            }
+            for c in 0..g.cols() {
+                if c > 0 {
+                    s.push(' ');
+                }
+                s.push(match board.stone_at(Cell::new(r as u8, c as u8)) {
+                    Some(p) => p.letter(),
+                    None => '.',
+                });
+            }
+        }
+        s
+    }
+
+    /// `showboard`: the board for people, with Go-style labels.
+    fn show(&self) -> String {
+        let board = self.board();
+        let g = board.geometry();
+        let letters: String = (0..g.cols())
+            .map(|c| format!(" {}", Vertex::letter(c)))
+            .collect();
+        let mut s = format!("\n   {letters}");
+        for r in 0..g.rows() {
+            let n = g.rows() - r;
+            let _ = write!(s, "\n{n:>2} ");
+            for c in 0..g.cols() {
+                let ch = board
+                    .stone_at(Cell::new(r as u8, c as u8))
+                    .map_or('.', |p| p.letter());
+                let _ = write!(s, " {ch}");
+            }
+            let _ = write!(s, " {n}");
+        }
+        let _ = write!(s, "\n   {letters}\n{}", self.final_result());
+        s
+    }
+
+    /// `gogui-rules_final_result`: the result in words.
+    fn final_result(&self) -> String {
+        let board = self.board();
+        match board.outcome() {
+            Some(outcome) => result_text(outcome, board.geometry()),
+            None => format!(
+                "The game is not over: {} to move.",
+                color_name(board.to_move())
+            ),
+        }
+    }
+}
+
+/// `Black wins (5 in a row: H8 J9 K10 L11 M12).` or
+/// `Draw (the board is full).`
+fn result_text(outcome: Outcome, g: Geometry) -> String {
+    match outcome {
+        Outcome::Draw => "Draw (the board is full).".into(),
+        Outcome::Win { winner, line } => {
+            let cells: Vec<String> = line.cells().map(|c| Vertex::of(c, g).to_string()).collect();
+            let who = if winner == Player::X {
+                "Black"
+            } else {
+                "White"
+            };
+            format!("{who} wins ({} in a row: {}).", line.len(), cells.join(" "))
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! Piskvork's `.psq` records:
+//!
+//! ```text
+//! Piskvorky 15x15, 0:0, 0
+//! 8,8,0
+//! 9,9,0
+//! minimax
+//! random
+//! 0
+//! ```
+//!
+//! The header gives the width and height (columns, rows); then one move a
+//! line, `X,Y,MS` with 1-based column and row (from the top left) and the
+//! time it took (kinrow records don't keep it: 0); then the names of the
+//! first and second player; then a code: 0 for a game that ended on the
+//! board, 1 for one that ended otherwise (a fault, or unfinished). Piskvork
+//! has no K or rule: reading takes them from the caller.
+
+use super::{Ending, RecordError, RecordedGame};
+use crate::rules::{Cell, Geometry, Rule};
+use std::fmt::Write as _;
+
+/// The game as `.psq` text.
+pub fn write(game: &RecordedGame) -> String {
+    let g = game.geometry;
+    let mut s = format!("Piskvorky {}x{}, 0:0, 0\n", g.cols(), g.rows());
+    for cell in &game.moves {
+        let _ = writeln!(s, "{},{},0", cell.col as u32 + 1, cell.row as u32 + 1);
+    }
+    let code = match game.ending {
+        Ending::Win(_) | Ending::Draw => 0,
+        _ => 1,
+    };
+    let name = |n: &str| n.replace(['\n', '\r'], " ");
+    let _ = write!(s, "{}\n{}\n{code}\n", name(&game.x), name(&game.o));
+    s
+}
+
+/// Reads a `.psq` record, the game played under `k` and `rule`: the moves
+/// (checked by replaying them) and the names; the ending is what the final
+/// position shows (a win, a full board) or unfinished.
+pub fn read(text: &str, k: u32, rule: Rule) -> Result<RecordedGame, RecordError> {
+    let mut lines = text.lines().map(str::trim);
+    let header = lines.next().unwrap_or("");
+    let bad_header = || {
+        RecordError(format!(
+            "'{}' is not a Piskvorky header",
+            crate::rules::clip(header)
+        ))
+    };
+    let size = header
+        .strip_prefix("Piskvorky ")
+        .and_then(|rest| rest.split(',').next())
+        .ok_or_else(bad_header)?;
+    let (w, h) = size.split_once('x').ok_or_else(bad_header)?;
+    let (cols, rows): (u32, u32) = (
+        w.trim().parse().map_err(|_| bad_header())?,
+        h.trim().parse().map_err(|_| bad_header())?,
+    );
+    let geometry = Geometry::new(rows, cols, k, rule).map_err(|e| RecordError(e.to_string()))?;
+    let mut moves = Vec::new();
+    let mut rest: Vec<&str> = Vec::new();
+    for line in lines.by_ref() {
+        let fields: Vec<&str> = line.split(',').collect();
+        let numbers: Option<Vec<u32>> = fields.iter().map(|f| f.trim().parse().ok()).collect();
+        match numbers.as_deref() {
+            Some([x, y] | [x, y, _]) if *x >= 1 && *y >= 1 => {
+                let cell = Cell::from_one_based(*y, *x)
+                    .ok_or_else(|| RecordError(format!("no point {x},{y}")))?;
+                moves.push(cell);
+            }
+            _ => {
+                rest.push(line);
+                break;
+            }
+        }
+    }
+    rest.extend(lines);
+    let mut game = RecordedGame {
+        geometry,
+        x: rest.first().map_or_else(String::new, |s| s.to_string()),
+        o: rest.get(1).map_or_else(String::new, |s| s.to_string()),
+        moves,
+        opening: 0,
+        ending: Ending::Unfinished,
+        title: None,
+    };
+    let board = game.replay()?;
+    game.ending = match board.outcome() {
+        Some(crate::rules::Outcome::Draw) => Ending::Draw,
+        Some(crate::rules::Outcome::Win { winner, .. }) => Ending::Win(winner),
+        None => Ending::Unfinished,
+    };
+    Ok(game)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Player;
+
+    #[test]
+    fn writes_and_reads_back() {
+        let geometry = Geometry::new(10, 20, 5, Rule::Free).unwrap();
+        let moves: Vec<Cell> = (0..5)
+            .flat_map(|i| [Cell::new(0, i), Cell::new(9, 19 - i)])
+            .take(9)
+            .collect();
+        let game = RecordedGame {
+            geometry,
+            x: "a".into(),
+            o: "b".into(),
+            moves: moves.clone(),
+            opening: 0,
+            ending: Ending::Win(Player::X),
+            title: None,
+        };
+        let text = write(&game);
+        assert!(
+            text.starts_with("Piskvorky 20x10, 0:0, 0\n1,1,0\n20,10,0\n2,1,0\n"),
+            "{text}"
+        );
+        assert!(text.ends_with("5,1,0\na\nb\n0\n"), "{text}");
+        let back = read(&text, 5, Rule::Free).unwrap();
+        assert_eq!(back, game);
+    }
+
+    #[test]
+    fn bad_records_are_refused() {
+        assert!(read("Gomoku 15x15\n", 5, Rule::Free).is_err());
+        assert!(read("Piskvorky 15x15, 0:0, 0\n1,1,0\n1,1,0\n", 5, Rule::Free).is_err());
+        assert!(read("Piskvorky 3x3, 0:0, 0\n", 5, Rule::Free).is_err());
+        let g = read("Piskvorky 15x15, 11:11, 0\n8,8,120\n", 5, Rule::Free).unwrap();
+        assert_eq!(g.moves, [Cell::new(7, 7)]);
+        assert_eq!(g.ending, Ending::Unfinished);
+    }
+}

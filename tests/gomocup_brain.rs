@@ -1,0 +1,336 @@
+//! kinrow as a Gomocup brain (`kinrow --protocol gomocup`, or started as
+//! `pbrain-*`): transcripts through the real binary for every command of the
+//! protocol, bad input, the rules it refuses, and its time management.
+
+use assert_cmd::Command;
+use kinrow::dialects::gomocup::{Point, Reply};
+use kinrow::rules::{Board, Cell, Geometry, Rule};
+use std::time::Duration;
+
+/// Runs `kinrow ARGS` on `input`; its answer lines (each must end in LF).
+fn brain(args: &[&str], input: &str) -> Vec<String> {
+    let out = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+        .args(args)
+        .write_stdin(input)
+        .timeout(Duration::from_secs(30))
+        .output()
+        .expect("kinrow runs");
+    assert!(out.status.success(), "{:?}", out);
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(text.is_empty() || text.ends_with('\n'), "{text:?}");
+    text.lines().map(str::to_string).collect()
+}
+
+/// The cell of a move answer.
+fn cell(line: &str) -> Cell {
+    match Reply::parse(line) {
+        Reply::Move(Point { x, y }) => Cell::new(y as u8, x as u8),
+        other => panic!("not a move: {line:?} ({other:?})"),
+    }
+}
+
+fn gomoku(rule: Rule) -> Board {
+    Board::new(Geometry::new(15, 15, 5, rule).unwrap())
+}
+
+#[test]
+fn every_command_in_one_session() {
+    // CR LF line ends, as managers send them; a lower-case word too.
+    let input = [
+        "ABOUT",
+        "INFO timeout_turn 1000",
+        "INFO timeout_match 0",
+        "INFO max_memory 83886080",
+        "INFO game_type 1",
+        "INFO rule 0",
+        "INFO folder /tmp/nowhere",
+        "INFO evaluate 3,3",
+        "INFO time_left 2147483647",
+        "START 15",
+        "BEGIN",
+        "TURN 0,0",
+        "takeback 0,0",
+        "RESTART",
+        "PLAY 7,7",
+        "TURN 8,8",
+        "RESTART",
+        "BOARD",
+        "7,7,2",
+        "8,8,1",
+        "9,9,2",
+        "DONE",
+        "SWAP2BOARD",
+        "7,7",
+        "DONE",
+        "RECTSTART 20,10",
+        "BEGIN",
+        "END",
+        "BEGIN",
+    ]
+    .join("\r\n")
+        + "\r\n";
+    let got = brain(
+        &["--protocol", "gomocup", "--bot", "random", "--seed", "5"],
+        &input,
+    );
+    assert_eq!(got.len(), 13, "nothing after END: {got:?}");
+    assert_eq!(
+        got[0],
+        format!(
+            "name=\"kinrow-random\", version=\"{}\", author=\"the kinrow authors\", country=\"-\"",
+            env!("CARGO_PKG_VERSION")
+        )
+    );
+    assert_eq!(got[1], "OK");
+    let play = |board: &mut Board, c: Cell| {
+        board.try_play(c).unwrap_or_else(|e| panic!("{c}: {e}"));
+    };
+    let mut board = gomoku(Rule::Free);
+    play(&mut board, cell(&got[2])); // BEGIN
+    play(&mut board, Cell::new(0, 0)); // TURN 0,0
+    let reply = cell(&got[3]);
+    play(&mut board, reply);
+    // Only the last move can be taken back; refused, nothing changes.
+    assert_eq!(
+        got[4],
+        format!(
+            "ERROR TAKEBACK 0,0: the last move is {},{}",
+            reply.col, reply.row
+        )
+    );
+    assert_eq!(got[5], "OK"); // RESTART
+                              // PLAY imposes the brain's move, echoed; TURN then goes on from it.
+    assert_eq!(got[6], "7,7");
+    let mut board = gomoku(Rule::Free);
+    play(&mut board, Cell::new(7, 7));
+    play(&mut board, Cell::new(8, 8));
+    play(&mut board, cell(&got[7]));
+    assert_eq!(got[8], "OK"); // RESTART
+                              // BOARD: the brain has one stone, the opponent two: the brain is O.
+    let mut board = gomoku(Rule::Free);
+    for c in [Cell::new(7, 7), Cell::new(8, 8), Cell::new(9, 9)] {
+        play(&mut board, c);
+    }
+    play(&mut board, cell(&got[9]));
+    assert_eq!(
+        got[10],
+        "ERROR SWAP2BOARD: kinrow does not play the swap2 opening"
+    );
+    assert_eq!(got[11], "OK"); // RECTSTART 20,10: 20 wide, 10 high
+    let mut wide = Board::new(Geometry::new(10, 20, 5, Rule::Free).unwrap());
+    play(&mut wide, cell(&got[12]));
+}
+
+#[test]
+fn takeback_of_the_last_move() {
+    let got = brain(
+        &["--protocol", "gomocup", "--bot", "random", "--seed", "1"],
+        "START 10\nBEGIN\nEND\n",
+    );
+    let first = cell(&got[1]);
+    let input = format!(
+        "START 10\nBEGIN\nTAKEBACK {},{}\nTAKEBACK {},{}\nBEGIN\n",
+        first.col, first.row, first.col, first.row
+    );
+    let got = brain(
+        &["--protocol", "gomocup", "--bot", "random", "--seed", "1"],
+        &input,
+    );
+    assert_eq!(
+        got[..3],
+        ["OK".to_string(), got[1].clone(), "OK".to_string()]
+    );
+    assert_eq!(
+        got[3],
+        format!(
+            "ERROR TAKEBACK {},{}: the board is empty",
+            first.col, first.row
+        )
+    );
+    // The board is empty again: BEGIN is accepted (and the same seed's
+    // generator has moved on, so any move will do).
+    cell(&got[4]);
+}
+
+#[test]
+fn bad_lines_get_error_or_unknown_and_change_nothing() {
+    let input = "BEGIN\nTURN 1,1\nRESTART\nSTART\nSTART 3\nSTART 40\nSTART 15\nHELLO there\n\
+                 YXBOARD\nTURN\nTURN 1\nTURN x,y\nTURN 15,0\nTURN 3,3\nTURN 3,3\nBEGIN\n\
+                 BOARD\n1,1,1\n2,2,2\n3,3,1\nDONE\nBOARD\n1,1,1\nnonsense\nDONE\n\
+                 BOARD\n1,1,3\nDONE\nBOARD\n1,1,1\nTURN 4,4\nTAKEBACK 9,9\nPLAY 3,3\n";
+    let got = brain(
+        &["--protocol", "gomocup", "--bot", "random", "--seed", "2"],
+        input,
+    );
+    let want_prefix = [
+        "ERROR BEGIN: no board yet (START first)",
+        "ERROR TURN: no board yet (START first)",
+        "ERROR RESTART: no board yet (START first)",
+        "ERROR START: '' is not a board size",
+        "ERROR unsupported size 3x3 for 5 in a row: k 5: must be from 1 to 3",
+        "ERROR unsupported size 40x40 for 5 in a row: 40x40: rows and columns must be from 1 to 32",
+        "OK",
+        "UNKNOWN unknown command 'HELLO'",
+        "UNKNOWN unknown command 'YXBOARD'",
+        "ERROR TURN: '' is not a point X,Y",
+        "ERROR TURN: '1' is not a point X,Y",
+        "ERROR TURN: 'x,y' is not a point X,Y",
+        "ERROR TURN 15,0: off the 15x15 board (X 0-14, Y 0-14)",
+    ];
+    assert_eq!(got[..want_prefix.len()], want_prefix, "{got:?}");
+    let mut board = gomoku(Rule::Free);
+    board.try_play(Cell::new(3, 3)).unwrap();
+    board.try_play(cell(&got[13])).unwrap();
+    assert_eq!(got[14], "ERROR TURN 3,3: the point is taken");
+    assert_eq!(got[15], "ERROR BEGIN: the board has stones (RESTART first)");
+    assert_eq!(
+        got[16],
+        "ERROR BOARD: 2 stones of the brain and 1 of the opponent: the brain can't be to move"
+    );
+    assert_eq!(got[17], "ERROR BOARD: 'nonsense' is not a stone X,Y,FIELD");
+    assert_eq!(
+        got[18],
+        "ERROR BOARD: 1,1,3 is for continuous games, which kinrow does not play"
+    );
+    // A command before DONE ends the list (refused), then is handled: the
+    // refused BOARDs left the game of TURN 3,3 as it was.
+    assert_eq!(got[19], "ERROR BOARD: TURN came before DONE");
+    board.try_play(Cell::new(4, 4)).unwrap();
+    let reply = cell(&got[20]);
+    board.try_play(reply).unwrap();
+    assert_eq!(
+        got[21],
+        format!(
+            "ERROR TAKEBACK 9,9: the last move is {},{}",
+            reply.col, reply.row
+        )
+    );
+    assert_eq!(got[22], "ERROR PLAY 3,3: the point is taken");
+    assert_eq!(got.len(), 23);
+}
+
+#[test]
+fn rules_it_cannot_play_are_refused_at_the_next_move_request() {
+    let input = "START 15\nINFO rule 4\nBEGIN\nINFO rule 8\nTURN 7,7\nINFO rule 2\n\
+                 BOARD\n7,7,2\nDONE\nINFO rule 1\nBEGIN\n";
+    let got = brain(&["--protocol", "gomocup", "--bot", "random"], input);
+    assert_eq!(got[0], "OK");
+    assert_eq!(
+        got[1],
+        "ERROR BEGIN: INFO rule 4: kinrow does not play renju (it plays rule 0, 5 or more in a row, and 1, exactly 5)"
+    );
+    assert!(
+        got[2].starts_with("ERROR TURN: INFO rule 8: kinrow does not play caro"),
+        "{}",
+        got[2]
+    );
+    assert!(
+        got[3].starts_with("ERROR BOARD: INFO rule 2: kinrow does not play continuous game"),
+        "{}",
+        got[3]
+    );
+    // Exactly five is played, and the refusals changed nothing: BEGIN on an
+    // empty board.
+    cell(&got[4]);
+    assert_eq!(got.len(), 5);
+}
+
+#[test]
+fn exactly_five_and_k_from_the_command_line() {
+    // The brain (X, to move) has 0..=3 and 5 of the top row: 4,0 makes six
+    // in a row. Under rule 0 that wins and the blocking bot takes it; under
+    // rule 1 (exactly five) it does not, and the bot takes the centre.
+    let mut board = String::from("BOARD\n");
+    for (x, o) in [(0, 0), (1, 2), (2, 4), (3, 6), (5, 8)] {
+        board.push_str(&format!("{x},0,1\n{o},10,2\n"));
+    }
+    board.push_str("DONE\n");
+    for (rule, want) in [(0, Cell::new(0, 4)), (1, Cell::new(7, 7))] {
+        let input = format!("START 15\nINFO rule {rule}\n{board}");
+        let got = brain(&["--protocol", "gomocup", "--bot", "blocking"], &input);
+        assert_eq!(got[0], "OK");
+        assert_eq!(cell(&got[1]), want, "rule {rule}");
+    }
+    // K from the command line: four in a row wins.
+    let got = brain(
+        &["--protocol", "gomocup", "--k", "4", "--bot", "blocking"],
+        "START 9\nBOARD\n0,0,1\n5,5,2\n1,0,1\n5,6,2\n2,0,1\n7,7,2\nDONE\n",
+    );
+    assert_eq!(cell(&got[1]), Cell::new(0, 3));
+}
+
+#[test]
+fn started_as_pbrain_it_speaks_gomocup() {
+    let dir = std::env::temp_dir().join(format!("kinrow-pbrain-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let link = dir.join("pbrain-kinrow");
+    let _ = std::fs::remove_file(&link);
+    std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin!("kinrow"), &link).unwrap();
+    let out = Command::new(&link)
+        .args(["--bot", "random"])
+        .write_stdin("START 20\r\nBEGIN\r\nEND\r\n")
+        .timeout(Duration::from_secs(30))
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "OK");
+    cell(lines[1]);
+    // And --board is refused: the manager sets the board.
+    let out = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+        .args(["--protocol", "gomocup", "--board", "15x15"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("a Gomocup manager sets the board"));
+}
+
+/// The `time` of a `MESSAGE depth … time Nms` line.
+fn message_time(line: &str) -> Option<u64> {
+    let rest = line.strip_prefix("MESSAGE depth ")?;
+    let ms = rest.split(" time ").nth(1)?.strip_suffix("ms")?;
+    ms.parse().ok()
+}
+
+#[test]
+fn minimax_reports_its_search_and_keeps_to_the_clock() {
+    // 15x15, a generous turn limit but 2 s left on the match clock: each
+    // move may take about a twentieth of what is left (less a reserve),
+    // never the turn limit; the brain says so in its MESSAGE lines.
+    let mut input = String::from("START 15\nINFO timeout_turn 30000\nINFO timeout_match 2000\n");
+    input.push_str("INFO time_left 2000\nTURN 7,7\nINFO time_left 1700\nTURN 0,0\n");
+    let got = brain(&["--protocol", "gomocup"], &input);
+    assert_eq!(got[0], "OK");
+    let mut board = gomoku(Rule::Free);
+    let mut times = Vec::new();
+    let mut moves = 0;
+    for line in &got[1..] {
+        if line.starts_with("MESSAGE") {
+            assert!(line.contains(" score "), "{line}");
+            times.extend(message_time(line));
+        } else {
+            moves += 1;
+            let opp = if moves == 1 {
+                Cell::new(7, 7)
+            } else {
+                Cell::new(0, 0)
+            };
+            board.try_play(opp).unwrap();
+            board.try_play(cell(line)).unwrap();
+        }
+    }
+    assert_eq!(moves, 2, "{got:?}");
+    assert!(!times.is_empty(), "no MESSAGE with the search: {got:?}");
+    for t in times {
+        // 2000 * 0.9 / 20 = 90 ms budget; its own clock can't show more
+        // than the budget by much, and never anything near the clock.
+        assert!(t <= 250, "a move took {t} ms of a 2 s clock: {got:?}");
+    }
+}

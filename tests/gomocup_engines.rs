@@ -1,0 +1,389 @@
+//! Gomocup brains driven natively by the referee and `kinrow play`: games
+//! between two `pbrain-kinrow` brains and between a kinrow bot and a brain,
+//! with their records replayed move by move; the fault matrix with a
+//! misbehaving fixture brain; the quirks of real brains (one that drops a
+//! command sent too soon, one that talks before it is asked, one that starts
+//! slowly, one without RESTART); the match clock.
+
+mod referee_common;
+
+use assert_cmd::Command;
+use kinrow::records::{sgf, Ending};
+use kinrow::rules::Player;
+use referee_common::{assert_no_leftovers, record_moves, referee, Scratch};
+use serde_json::{json, Value};
+use std::path::{Path, PathBuf};
+
+const BRAIN: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/tests/fixtures/gomocup_brain.py"
+);
+
+/// `NAME=gomocup:python3 BRAIN ARGS` for `--engine`.
+fn brain(name: &str, args: &str) -> String {
+    format!("{name}=gomocup:python3 {BRAIN} {args}")
+}
+
+/// A `pbrain-kinrow` link to the kinrow binary in `scratch`.
+fn pbrain_kinrow(scratch: &Scratch) -> PathBuf {
+    let link = scratch.path("pbrain-kinrow");
+    if !link.exists() {
+        std::os::unix::fs::symlink(assert_cmd::cargo::cargo_bin!("kinrow"), &link).unwrap();
+    }
+    link
+}
+
+/// Every game's SGF file in `dir` replays to the game's moves and result.
+fn check_sgf(games: &[Value], dir: &Path) {
+    assert!(!games.is_empty());
+    for game in games {
+        let stem = kinrow::records::RecordedGame::file_stem(
+            game["game"].as_u64().unwrap() as usize,
+            game["x"].as_str().unwrap(),
+            game["o"].as_str().unwrap(),
+        );
+        let text = std::fs::read_to_string(dir.join(format!("{stem}.sgf"))).unwrap();
+        sgf::parse(&text).unwrap_or_else(|e| panic!("{stem}: {e}"));
+        let back = sgf::read(&text).unwrap();
+        assert_eq!(back.moves, record_moves(game), "{stem}");
+        let board = back.replay().unwrap();
+        match game["reason"].as_str().unwrap() {
+            "win" => {
+                let w = if game["result"] == "x" {
+                    Player::X
+                } else {
+                    Player::O
+                };
+                assert_eq!(back.ending, Ending::Win(w));
+                assert_eq!(board.outcome().and_then(|o| o.winner()), Some(w));
+            }
+            "draw" => assert!(board.is_over() && back.ending == Ending::Draw),
+            _ => assert!(matches!(back.ending, Ending::Forfeit { .. })),
+        }
+    }
+}
+
+fn clean(run: &referee_common::Run) {
+    assert!(run.output.status.success(), "{}", run.stderr);
+    let summary = run.summary.as_ref().expect("a summary");
+    assert_eq!(summary["pairings"][0]["faults"], json!({}), "{summary}");
+    for game in &run.games {
+        assert!(
+            ["win", "draw"].contains(&game["reason"].as_str().unwrap()),
+            "{game}"
+        );
+    }
+}
+
+#[test]
+fn two_pbrain_kinrow_brains_under_the_referee() {
+    let scratch = Scratch::new("gomocup-pbrains");
+    let link = pbrain_kinrow(&scratch);
+    let sgf_dir = scratch.path("sgf");
+    let (a, b) = (
+        format!("a={} --bot random", link.display()),
+        format!("b={} --bot blocking", link.display()),
+    );
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--board",
+            "15x15",
+            "--games",
+            "4",
+            "--seed",
+            "2",
+            "--sgf-dir",
+            sgf_dir.to_str().unwrap(),
+        ],
+    );
+    clean(&run);
+    let summary = run.summary.as_ref().unwrap();
+    assert_eq!(summary["engines"][0]["protocol"], "gomocup");
+    assert_eq!(run.games.len(), 4);
+    check_sgf(&run.games, &sgf_dir);
+}
+
+#[test]
+fn a_run_with_a_brain_resumes() {
+    // Two games of four, then --resume plays the other two.
+    let scratch = Scratch::new("gomocup-resume");
+    let engine = brain("gomo", "--seed 1");
+    let args = |games: &'static str| {
+        vec![
+            "--engine", &engine, "--bots", "random", "--board", "10x10", "--seed", "12", "--games",
+            games,
+        ]
+    };
+    let run = referee(&scratch, &args("2"));
+    clean(&run);
+    let mut again = args("4");
+    again.push("--resume");
+    let run = referee(&scratch, &again);
+    clean(&run);
+    assert!(
+        run.stderr
+            .contains("2 of 4 games already played, 2 to play"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.games.len(), 4);
+    assert_eq!(run.summary.unwrap()["pairings"][0]["games"], 4);
+}
+
+#[test]
+fn a_kinrow_bot_against_a_brain_that_talks_first() {
+    let scratch = Scratch::new("gomocup-vs-bot");
+    let sgf_dir = scratch.path("sgf");
+    let log_dir = scratch.path("logs");
+    let engine = brain("gomo", "--early-talk --seed 3");
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &engine,
+            "--bots",
+            "blocking",
+            "--board",
+            "12x15",
+            "--rule",
+            "exact",
+            "--games",
+            "4",
+            "--seed",
+            "4",
+            "--movetime",
+            "300",
+            "--sgf-dir",
+            sgf_dir.to_str().unwrap(),
+            "--log-dir",
+            log_dir.to_str().unwrap(),
+        ],
+    );
+    clean(&run);
+    check_sgf(&run.games, &sgf_dir);
+    let log = std::fs::read_to_string(log_dir.join("referee.log")).unwrap();
+    assert!(log.contains("gomo says: thinking about move"), "{log}");
+    assert!(
+        log.contains("outside responses (skipped), first: Some(\"some junk without"),
+        "skipped lines are logged: {log}"
+    );
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn every_fault_of_a_brain_is_charged_to_it() {
+    for (mode, reason) in [
+        ("occupied", "illegal"),
+        ("offboard", "illegal"),
+        ("garbage", "malformed"),
+        ("error", "refused"),
+        ("unknown", "refused"),
+        ("die", "crash"),
+        ("hang", "timeout"),
+    ] {
+        let scratch = Scratch::new("gomocup-faults");
+        let engine = brain("gomo", &format!("--mode {mode}"));
+        let run = referee(
+            &scratch,
+            &[
+                "--engine",
+                &engine,
+                "--bots",
+                "random",
+                "--board",
+                "15x15",
+                "--games",
+                "2",
+                "--seed",
+                "3",
+                "--timeout",
+                "1500",
+            ],
+        );
+        assert!(run.output.status.success(), "{mode}: {}", run.stderr);
+        let summary = run.summary.expect("a summary");
+        assert_eq!(
+            summary["pairings"][0]["faults_by"],
+            json!({"gomo": {reason: 2}}),
+            "{mode}: {summary}"
+        );
+        assert_no_leftovers(&scratch);
+    }
+}
+
+#[test]
+fn quirks_of_real_brains_are_not_charged() {
+    // A brain that loses a command sent within 1 ms of its move (it thinks
+    // 30 ms a move): a write gap keeps every game clean (20 ms here, so that
+    // a busy test machine can't stall the fixture past it); without a gap
+    // it refuses moves it never saw.
+    for (gap, faults) in [("20", json!({})), ("0", json!({"refused": 2}))] {
+        let scratch = Scratch::new("gomocup-drop");
+        let engine = brain("gomo", "--think 30 --drop-within 1");
+        let run = referee(
+            &scratch,
+            &[
+                "--engine",
+                &engine,
+                "--bots",
+                "random",
+                "--board",
+                "10x10",
+                "--games",
+                "2",
+                "--seed",
+                "6",
+                "--write-gap",
+                gap,
+            ],
+        );
+        assert!(run.output.status.success(), "{}", run.stderr);
+        let summary = run.summary.expect("a summary");
+        assert_eq!(
+            summary["pairings"][0]["faults"], faults,
+            "gap {gap}: {summary}"
+        );
+    }
+    // A brain that takes 1.5 s to start, against moves of 100 ms (a 1.1 s
+    // deadline): its start is waited for, not charged. One without RESTART
+    // is started again for each game.
+    for quirk in ["--slow-start 1.5", "--mode norestart"] {
+        let scratch = Scratch::new("gomocup-quirk");
+        let engine = brain("gomo", quirk);
+        let run = referee(
+            &scratch,
+            &[
+                "--engine",
+                &engine,
+                "--bots",
+                "random",
+                "--board",
+                "10x10",
+                "--games",
+                "2",
+                "--seed",
+                "7",
+                "--movetime",
+                "100",
+                "--concurrency",
+                "1",
+            ],
+        );
+        clean(&run);
+    }
+}
+
+#[test]
+fn a_match_clock_for_brains_and_kinrow_engines() {
+    // A brain that takes 60 ms a move with 250 ms on its clock loses on
+    // time within a few moves.
+    let scratch = Scratch::new("gomocup-clock");
+    let engine = brain("slow", "--think 60");
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &engine,
+            "--bots",
+            "random",
+            "--board",
+            "15x15",
+            "--games",
+            "2",
+            "--seed",
+            "8",
+            "--match-time",
+            "250",
+        ],
+    );
+    assert!(run.output.status.success(), "{}", run.stderr);
+    for game in &run.games {
+        assert_eq!(game["reason"], "timeout", "{game}");
+        assert_eq!(game["fault_by"], "slow", "{game}");
+        assert!(
+            game["detail"].as_str().unwrap().starts_with("lost on time"),
+            "{game}"
+        );
+    }
+    // Minimax engines (kinrow's protocol, told `set timeleft`) and a
+    // pbrain-kinrow (told INFO time_left) share a 3 s clock and keep to it.
+    let scratch = Scratch::new("kinrow-clock");
+    let link = pbrain_kinrow(&scratch);
+    let brainy = format!("brain={}", link.display());
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &brainy,
+            "--bots",
+            "minimax",
+            "--board",
+            "9x9",
+            "--games",
+            "2",
+            "--seed",
+            "9",
+            "--match-time",
+            "3000",
+        ],
+    );
+    clean(&run);
+}
+
+#[test]
+fn kinrow_play_against_a_brain() {
+    let scratch = Scratch::new("gomocup-play");
+    let engine = format!("gomocup:python3 {BRAIN} --seed 1 --early-talk");
+    let out = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+        .args([
+            "play",
+            "--board",
+            "10x10",
+            "--x",
+            "random",
+            "--o-engine",
+            &engine,
+            "--seed",
+            "3",
+        ])
+        .args(["--delay", "0"])
+        .write_stdin("n\n")
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .unwrap();
+    drop(scratch);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    assert!(text.contains("O (fixture-brain) plays"), "{text}");
+    assert!(
+        text.contains("wins with 5 in a row") || text.contains("it's a draw"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_brain_is_refused_before_any_game_on_a_k_other_than_five() {
+    let scratch = Scratch::new("gomocup-k4");
+    let engine = brain("gomo", "");
+    let run = referee(
+        &scratch,
+        &[
+            "--engine", &engine, "--bots", "random", "--board", "15x15", "--k", "4",
+        ],
+    );
+    assert_eq!(run.output.status.code(), Some(1), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("engine 'gomo' (gomocup:python3 ")
+            && run
+                .stderr
+                .contains("refused the board (15x15 k4 free): unacceptable size: Gomoc"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.games.is_empty());
+}

@@ -1,0 +1,427 @@
+//! `kinrow --protocol gtp` through the real binary, following
+//! ../shared/GOGUI.md step by step: what GoGui 1.6 sends a player and a
+//! ruler, the full replay after every move, duplicate `play`, the empty
+//! `gogui-rules_legal_moves` at the end, and bad input.
+
+use assert_cmd::Command;
+use kinrow::dialects::gtp::{GtpMove, Vertex};
+use kinrow::rules::{Board, Cell, Geometry, Outcome, Rule};
+use std::time::Duration;
+
+/// Runs `kinrow --protocol gtp ARGS` on `requests` (one a line); the
+/// responses, each without its final empty line.
+fn gtp(args: &[&str], requests: &[String]) -> Vec<String> {
+    let input: String = requests.iter().map(|r| format!("{r}\n")).collect();
+    let out = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+        .args(["--protocol", "gtp"])
+        .args(args)
+        .write_stdin(input)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("kinrow runs");
+    assert!(out.status.success(), "{out:?}");
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    assert!(text.ends_with("\n\n"), "{text:?}");
+    text.split_terminator("\n\n").map(str::to_string).collect()
+}
+
+fn lines(requests: &[&str]) -> Vec<String> {
+    requests.iter().map(|s| s.to_string()).collect()
+}
+
+const GOMOKU: [&str; 8] = [
+    "--board", "15x15", "--k", "5", "--bot", "random", "--seed", "4",
+];
+
+const RULER_COMMANDS: [&str; 6] = [
+    "gogui-rules_game_id",
+    "gogui-rules_board",
+    "gogui-rules_board_size",
+    "gogui-rules_legal_moves",
+    "gogui-rules_side_to_move",
+    "gogui-rules_final_result",
+];
+
+/// The cells of a `gogui-rules_board` answer, checked for shape: rows of
+/// `X`/`O`/`.` separated by single spaces, nothing else.
+fn board_rows(answer: &str, side: usize) -> Vec<Vec<char>> {
+    let body = answer.strip_prefix("= ").expect("a success");
+    let rows: Vec<Vec<char>> = body
+        .lines()
+        .map(|l| {
+            let cells: Vec<char> = l.split(' ').map(|c| c.chars().next().unwrap()).collect();
+            assert!(
+                l.split(' ').all(|c| c.len() == 1 && "XO.".contains(c)),
+                "{l:?}"
+            );
+            cells
+        })
+        .collect();
+    assert_eq!(rows.len(), side, "{answer}");
+    assert!(rows.iter().all(|r| r.len() == side), "{answer}");
+    rows
+}
+
+/// The vertices of a `gogui-rules_legal_moves` answer.
+fn vertices(answer: &str) -> Vec<String> {
+    let body = answer.strip_prefix('=').expect("a success").trim();
+    body.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn the_player_startup_of_gogui() {
+    // GOGUI.md §4, in GoGui's order; komi is listed, so it comes too.
+    let got = gtp(
+        &GOMOKU,
+        &lines(&[
+            "name",
+            "protocol_version",
+            "version",
+            "list_commands",
+            "gogui-rules_game_id",
+            "boardsize 15",
+            "clear_board",
+            "komi 6.5",
+            "gogui-rules_game_id",
+            "gogui-rules_board_size",
+            "gogui-rules_game_id",
+            "name",
+            "protocol_version",
+            "gogui-rules_board_size",
+            "boardsize 15",
+            "clear_board",
+            "gogui-rules_board_size",
+            "gogui-rules_game_id",
+            "quit",
+            "name",
+        ]),
+    );
+    assert_eq!(got[0], "= kinrow");
+    assert_eq!(got[1], "= 2");
+    assert_eq!(got[2], format!("= {}", env!("CARGO_PKG_VERSION")));
+    let listed: Vec<&str> = got[3].trim_start_matches("= ").lines().collect();
+    // The checklist of GOGUI.md §6, item 1.
+    for needed in [
+        "protocol_version",
+        "name",
+        "version",
+        "known_command",
+        "list_commands",
+        "quit",
+        "boardsize",
+        "clear_board",
+        "play",
+        "genmove",
+        "undo",
+    ]
+    .iter()
+    .chain(RULER_COMMANDS.iter())
+    {
+        assert!(listed.contains(needed), "{needed} missing: {listed:?}");
+    }
+    assert_eq!(got[4], "= Gomoku");
+    assert_eq!(got[5..8], ["=", "=", "="]);
+    assert_eq!(got[9], "= 15", "a bare integer");
+    assert_eq!(got[17], "= Gomoku");
+    assert_eq!(got[18], "=", "quit answers first");
+    assert_eq!(got.len(), 19, "nothing is read after quit");
+}
+
+#[test]
+fn the_ruler_startup_of_gogui() {
+    // GOGUI.md §2: the ruler never gets boardsize; its size comes from the
+    // command line.
+    let mut requests = lines(&[
+        "list_commands",
+        "gogui-rules_game_id",
+        "gogui-rules_board_size",
+    ]);
+    for _ in 0..3 {
+        requests.extend(lines(&[
+            "clear_board",
+            "gogui-rules_board",
+            "gogui-rules_board_size",
+            "gogui-rules_side_to_move",
+        ]));
+    }
+    requests.extend(lines(&[
+        "gogui-rules_legal_moves",
+        "name",
+        "protocol_version",
+        "list_commands",
+        "version",
+    ]));
+    let got = gtp(&GOMOKU, &requests);
+    assert_eq!(got[1], "= Gomoku");
+    assert_eq!(got[2], "= 15");
+    for round in 0..3 {
+        let at = 3 + 4 * round;
+        assert_eq!(got[at], "=");
+        let rows = board_rows(&got[at + 1], 15);
+        assert!(rows.iter().flatten().all(|&c| c == '.'));
+        assert_eq!(got[at + 2], "= 15");
+        assert_eq!(got[at + 3], "= black");
+    }
+    let legal = vertices(&got[15]);
+    assert_eq!(legal.len(), 225);
+    assert!(legal.contains(&"H8".to_string()) && legal.contains(&"P15".to_string()));
+    assert!(!legal
+        .iter()
+        .any(|v| v.starts_with('I') || v != &v.to_uppercase()));
+    assert_eq!(got[16], "= kinrow");
+}
+
+/// GoGui's ruler traffic after each move (GOGUI.md §2): clear_board, the
+/// whole game as `play`, then the queries, the side to move once per move.
+fn resync(game: &[String]) -> Vec<String> {
+    let mut r = vec!["clear_board".to_string()];
+    r.extend(game.iter().cloned());
+    r.extend(lines(&["gogui-rules_board", "gogui-rules_board_size"]));
+    r.extend((0..game.len().max(1)).map(|_| "gogui-rules_side_to_move".to_string()));
+    r.extend(lines(&[
+        "gogui-rules_legal_moves",
+        "gogui-rules_legal_moves",
+    ]));
+    r
+}
+
+#[test]
+fn a_whole_game_with_gogui_replaying_it_into_the_ruler() {
+    // A player (random, so the game runs to its end) and a ruler: GoGui asks
+    // the player for every move of both colours (computer-both), then
+    // replays the game into the ruler with the duplicate `play`s it sends
+    // (twice after a genmove), until legal_moves comes back empty.
+    let geo = Geometry::new(15, 15, 5, Rule::Free).unwrap();
+    let mut game: Vec<String> = Vec::new();
+    let mut board = Board::new(geo);
+    let mut player_requests = lines(&["boardsize 15", "clear_board"]);
+    // The player is asked for moves one process run at a time: play the
+    // whole game in one run by sending genmoves of alternating colour.
+    for i in 0..225 {
+        player_requests.push(format!("genmove {}", if i % 2 == 0 { "b" } else { "w" }));
+    }
+    let answers = gtp(&GOMOKU, &player_requests);
+    assert_eq!(answers[..2], ["=", "="]);
+    for (i, answer) in answers[2..].iter().enumerate() {
+        if board.is_over() {
+            assert!(
+                answer.starts_with("? game over: the game is over ("),
+                "{answer}"
+            );
+            continue;
+        }
+        let text = answer.strip_prefix("= ").expect("a move");
+        let Ok(GtpMove::Vertex(v)) = text.parse::<GtpMove>() else {
+            panic!("{text}")
+        };
+        assert_eq!(text, text.to_uppercase(), "upper-case vertices");
+        let cell = v.cell(geo).expect("on the board");
+        board
+            .try_play(cell)
+            .expect("GoGui does not check: the engine must be legal");
+        game.push(format!(
+            "play {} {text}",
+            if i % 2 == 0 { 'B' } else { 'W' }
+        ));
+    }
+    assert!(board.is_over());
+
+    // The ruler: a resync after every move, duplicates after each move.
+    let mut ruler = Vec::new();
+    for n in 1..=game.len() {
+        ruler.extend(resync(&game[..n]));
+        ruler.push(game[n - 1].clone());
+        ruler.push(game[n - 1].clone());
+    }
+    ruler.push("gogui-rules_final_result".into());
+    let got = gtp(&GOMOKU, &ruler);
+    let mut at = 0;
+    let mut replay = Board::new(geo);
+    for n in 1..=game.len() {
+        replay.try_play(board.moves().nth(n - 1).unwrap()).unwrap();
+        assert_eq!(got[at], "=", "clear_board");
+        at += 1;
+        for _ in 0..n {
+            assert_eq!(got[at], "=", "play");
+            at += 1;
+        }
+        let rows = board_rows(&got[at], 15);
+        for (r, row) in rows.iter().enumerate() {
+            for (c, &ch) in row.iter().enumerate() {
+                let want = replay
+                    .stone_at(Cell::new(r as u8, c as u8))
+                    .map_or('.', |p| p.letter());
+                assert_eq!(ch, want, "after {n} moves, row {r} col {c}");
+            }
+        }
+        assert_eq!(got[at + 1], "= 15");
+        at += 2;
+        let side = if n % 2 == 0 { "= black" } else { "= white" };
+        for _ in 0..n {
+            assert_eq!(got[at], side);
+            at += 1;
+        }
+        for _ in 0..2 {
+            let legal = vertices(&got[at]);
+            if replay.is_over() {
+                assert!(legal.is_empty(), "the end is an empty list: {}", got[at]);
+            } else {
+                assert_eq!(legal.len(), 225 - n);
+            }
+            at += 1;
+        }
+        // The duplicates are refused; the next resync repairs nothing
+        // because nothing was broken.
+        for _ in 0..2 {
+            assert!(got[at].starts_with("? illegal move: "), "{}", got[at]);
+            at += 1;
+        }
+    }
+    let result = got[at].strip_prefix("= ").unwrap();
+    match board.outcome().unwrap() {
+        Outcome::Win { winner, line } => {
+            let who = if winner.letter() == 'X' {
+                "Black"
+            } else {
+                "White"
+            };
+            let cells: Vec<String> = line
+                .cells()
+                .map(|c| Vertex::of(c, geo).to_string())
+                .collect();
+            assert_eq!(
+                result,
+                format!("{who} wins ({} in a row: {}).", line.len(), cells.join(" "))
+            );
+        }
+        Outcome::Draw => assert_eq!(result, "Draw (the board is full)."),
+    }
+    assert_eq!(at + 1, got.len());
+}
+
+#[test]
+fn a_human_click_back_and_new_game() {
+    // GOGUI.md §2 and §4: a click is checked with legal_moves and
+    // side_to_move; Back is `undo`; New Game is boardsize + clear_board.
+    let got = gtp(
+        &["--board", "3x3", "--k", "3", "--bot", "minimax"],
+        &lines(&[
+            "gogui-rules_legal_moves",
+            "gogui-rules_side_to_move",
+            "play B B2",
+            "genmove w",
+            "undo",
+            "undo",
+            "undo",
+            "gogui-rules_game_id",
+            "boardsize 3",
+            "clear_board",
+            "showboard",
+        ]),
+    );
+    assert_eq!(
+        vertices(&got[0]),
+        ["A3", "B3", "C3", "A2", "B2", "C2", "A1", "B1", "C1"]
+    );
+    assert_eq!(got[1], "= black");
+    assert_eq!(got[2], "=");
+    // Minimax answers the centre with a corner.
+    assert!(
+        ["= A1", "= A3", "= C1", "= C3"].contains(&got[3].as_str()),
+        "{}",
+        got[3]
+    );
+    assert_eq!(got[4..6], ["=", "="]);
+    assert_eq!(got[6], "? cannot undo: the board is empty");
+    assert_eq!(got[7], "= Kinrow", "not five in a row: not Gomoku");
+    assert_eq!(
+        got[10],
+        "=\n    A B C\n 3  . . . 3\n 2  . . . 2\n 1  . . . 1\n    A B C\nThe game is not over: black to move."
+    );
+}
+
+#[test]
+fn bad_input_gets_a_clear_error_and_changes_nothing() {
+    let got = gtp(
+        &GOMOKU,
+        &lines(&[
+            "7 frobnicate",
+            "play",
+            "play B",
+            "play X H8",
+            "play B I8",
+            "play B H0",
+            "play B Q1",
+            "play B pass",
+            "play W H8",
+            "12 play B H8",
+            "play W h8",
+            "genmove b",
+            "genmove purple",
+            "boardsize 19",
+            "boardsize x",
+            "komi lots",
+            "known_command play",
+            "known_command frobnicate",
+            "3 gogui-rules_board extra",
+            "gogui-rules_side_to_move",
+        ]),
+    );
+    let want = [
+        "?7 unknown command: 'frobnicate'",
+        "? syntax error: usage: play COLOR VERTEX",
+        "? syntax error: usage: play COLOR VERTEX",
+        "? syntax error: 'X' is not a color (b, w)",
+        "? syntax error: 'I8' is not a vertex like H8 or pass",
+        "? syntax error: 'H0' is not a vertex like H8 or pass",
+        "? illegal move: Q1 is off the 15x15 board",
+        "? illegal move: passing is not a move in k-in-a-row",
+        "? illegal move: it is black's turn",
+        "=12",
+        "? illegal move: H8 is occupied",
+        "? illegal move: it is white's turn",
+        "? syntax error: 'purple' is not a color (b, w)",
+        "? unacceptable size: 19: this engine plays 15x15 (start it with --board 19x19 for that size)",
+        "? syntax error: 'x' is not a board size",
+        "? syntax error: 'lots' is not a number",
+        "= true",
+        "= false",
+        "?3 syntax error: usage: gogui-rules_board",
+        "= white",
+    ];
+    assert_eq!(got, want);
+}
+
+#[test]
+fn boards_gtp_cannot_name_are_refused_at_start() {
+    for (board, why) in [
+        ("15x10", "GTP boards are square"),
+        ("26x26", "GTP vertices name 25 columns at most"),
+    ] {
+        let out = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+            .args(["--protocol", "gtp", "--board", board])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{board}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(why), "{board}: {err}");
+    }
+    // 25x25 is the largest: its last column is Z.
+    let got = gtp(
+        &["--board", "25x25", "--k", "5"],
+        &lines(&["play B Z25", "gogui-rules_board_size"]),
+    );
+    assert_eq!(got, ["=", "= 25"]);
+}
+
+#[test]
+fn an_unused_copy_starts_and_ends_quietly() {
+    // GoGui starts copies it never asks anything: end of input at once must
+    // be a quiet exit, with nothing written anywhere.
+    let out = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+        .args(["--protocol", "gtp", "--board", "15x15"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    assert!(out.stdout.is_empty() && out.stderr.is_empty());
+}
