@@ -5,18 +5,14 @@
 
 mod common;
 
-use kinrow::bots::{Bot, BotKind, Limits, Mcts};
-use kinrow::rules::{Board, Cell, Geometry, Outcome, Player, Rule};
+use common::games::{
+    engine_session, geometry, limits, play_out, position, small_games, stones, walk, Oracle,
+};
+
+use kinrow::bots::{Bot, BotKind, Mcts};
+use kinrow::rules::{Board, Cell, Geometry, Player, Rule};
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
-
-fn limits(ms: u64) -> Limits {
-    Limits::starting_now(Duration::from_millis(ms))
-}
-
-fn geometry(rows: u32, cols: u32, k: u32, rule: Rule) -> Geometry {
-    Geometry::new(rows, cols, k, rule).unwrap()
-}
 
 fn mcts(seed: u64, iterations: u32) -> Mcts {
     let mut bot = Mcts::new(seed);
@@ -25,68 +21,14 @@ fn mcts(seed: u64, iterations: u32) -> Mcts {
     bot
 }
 
-/// A board after the given moves, X first.
-fn position(geo: Geometry, moves: &[(u8, u8)]) -> Board {
-    let mut b = Board::new(geo);
-    for &(r, c) in moves {
-        assert!(b.try_play(Cell::new(r, c)).unwrap().is_none());
-    }
-    b
-}
-
-/// Exact values by plain memoised negamax over the rules: 1 a win for the
-/// side to move, 0 a draw, -1 a loss.
-#[derive(Default)]
-struct Values(HashMap<Vec<Option<Player>>, i8>);
-
-impl Values {
-    fn of(&mut self, board: &mut Board) -> i8 {
-        let key: Vec<Option<Player>> = board.squares().map(|s| board.stone_on(s)).collect();
-        if let Some(&v) = self.0.get(&key) {
-            return v;
-        }
-        let moves: Vec<Cell> = board.legal_moves().collect();
-        let v = moves
-            .into_iter()
-            .map(|m| self.after(board, m))
-            .max()
-            .expect("an ongoing game has moves");
-        self.0.insert(key, v);
-        v
-    }
-
-    /// The value of playing `cell` for the side to move.
-    fn after(&mut self, board: &mut Board, cell: Cell) -> i8 {
-        let v = match board.try_play(cell).unwrap() {
-            Some(Outcome::Win { .. }) => 1,
-            Some(Outcome::Draw) => 0,
-            None => -self.of(board),
-        };
-        board.undo();
-        v
-    }
-}
-
 #[test]
 fn proves_every_position_of_small_games_and_plays_its_value() {
-    let shapes = [
-        (geometry(3, 3, 3, Rule::Free), Some(4520)),
-        (geometry(1, 1, 1, Rule::Free), Some(1)),
-        (geometry(1, 7, 3, Rule::Exact), None),
-        (geometry(2, 5, 3, Rule::Exact), None),
-        (geometry(2, 4, 2, Rule::Free), None),
-        (geometry(5, 1, 3, Rule::Free), None),
-    ];
-    for (geo, expected) in shapes {
-        let positions = common::ongoing_positions(geo);
-        if let Some(n) = expected {
-            assert_eq!(positions.len(), n, "{geo}");
-        }
-        let mut values = Values::default();
+    for (geo, positions) in small_games() {
+        let mut oracle = Oracle::default();
         let mut bot = mcts(7, 1_000_000);
         for pos in &positions {
             let mut b = pos.clone();
-            let best = values.of(&mut b);
+            let best = oracle.value(&mut b).signum() as i8;
             bot.new_game();
             let choice = bot.choose(pos, limits(60_000));
             assert!(b.check(choice).is_ok(), "{geo}\n{pos}\nillegal {choice}");
@@ -102,7 +44,7 @@ fn proves_every_position_of_small_games_and_plays_its_value() {
                 assert_eq!(report.proven, Some(best), "{geo}\n{pos}\n{report:?}");
             }
             assert_eq!(
-                values.after(&mut b, choice),
+                oracle.move_value(&mut b, choice).signum() as i8,
                 best,
                 "{geo}\n{pos}\nplayed {choice}"
             );
@@ -129,18 +71,6 @@ fn a_small_budget_still_takes_wins_and_blocks() {
             );
         }
     }
-}
-
-/// X's and O's stones, interleaved into a move list (X has as many or one more).
-fn stones(x: &[(u8, u8)], o: &[(u8, u8)]) -> Vec<(u8, u8)> {
-    let mut moves = Vec::new();
-    for (i, &m) in x.iter().enumerate() {
-        moves.push(m);
-        if let Some(&m) = o.get(i) {
-            moves.push(m);
-        }
-    }
-    moves
 }
 
 #[test]
@@ -182,33 +112,6 @@ fn on_big_boards_it_wins_blocks_and_proves_an_open_three() {
     assert_eq!(mcts(2, 50).choose(&b, limits(5000)), Cell::new(7, 2));
 }
 
-/// Plays every game where the bot (as `side`) meets every possible
-/// opponent; counts the outcomes by winner. The bot keeps its tree from
-/// move to move along each game and starts afresh where the walk goes back.
-fn walk(
-    board: &mut Board,
-    bot: &mut dyn Bot,
-    side: Player,
-    tally: &mut HashMap<Option<Player>, u32>,
-) {
-    if let Some(o) = board.outcome() {
-        *tally.entry(o.winner()).or_default() += 1;
-        return;
-    }
-    if board.to_move() == side {
-        let c = bot.choose(board, limits(5000));
-        board.try_play(c).unwrap();
-        walk(board, bot, side, tally);
-        board.undo();
-    } else {
-        for m in board.legal_moves().collect::<Vec<_>>() {
-            board.try_play(m).unwrap();
-            walk(board, bot, side, tally);
-            board.undo();
-        }
-    }
-}
-
 #[test]
 fn never_loses_tic_tac_toe_against_any_opponent() {
     for seed in 0..3 {
@@ -229,21 +132,6 @@ fn never_loses_tic_tac_toe_against_any_opponent() {
             );
         }
     }
-}
-
-/// A whole game between two bots: the moves and the outcome.
-fn play_out(geo: Geometry, x: &mut dyn Bot, o: &mut dyn Bot, ms: u64) -> (Vec<Cell>, Outcome) {
-    let mut board = Board::new(geo);
-    while board.outcome().is_none() {
-        let bot: &mut dyn Bot = if board.to_move() == Player::X {
-            &mut *x
-        } else {
-            &mut *o
-        };
-        let choice = bot.choose(&board, limits(ms));
-        board.try_play(choice).unwrap();
-    }
-    (board.moves().collect(), board.outcome().unwrap())
 }
 
 #[test]
@@ -425,19 +313,6 @@ fn options_are_checked() {
     ] {
         bot.set_option(name, value).unwrap();
     }
-}
-
-/// Runs the `kinrow` binary on `input`; returns its responses.
-fn engine_session(args: &[&str], input: &str) -> Vec<String> {
-    let out = assert_cmd::cargo::cargo_bin_cmd!("kinrow")
-        .args(args)
-        .write_stdin(input)
-        .timeout(Duration::from_secs(60))
-        .output()
-        .expect("kinrow runs");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("UTF-8");
-    text.split_terminator("\n\n").map(str::to_string).collect()
 }
 
 #[test]

@@ -44,6 +44,13 @@ impl Limits {
     pub fn deadline(&self) -> Instant {
         self.start + self.movetime
     }
+    /// When a search must stop to answer in time: the deadline less a
+    /// safety margin for setting up and answering (never before the start).
+    pub fn search_deadline(&self) -> Instant {
+        self.deadline()
+            .checked_sub(minimax::safety_margin(self.movetime))
+            .unwrap_or(self.start)
+    }
 }
 
 /// A bot-specific option was refused.
@@ -181,4 +188,18 @@ pub fn random_empty_square(board: &Board, rng: &mut SmallRng) -> usize {
         .filter(|&s| board.is_empty_square(s))
         .nth(pick)
         .expect("an ongoing game has an empty square")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_stops_a_margin_before_the_deadline() {
+        let ms = Duration::from_millis;
+        let l = Limits::starting_now(ms(200));
+        assert_eq!(l.search_deadline(), l.start + ms(180));
+        let l = Limits::starting_now(ms(1));
+        assert_eq!(l.search_deadline(), l.start + Duration::from_micros(500));
+    }
 }

@@ -37,7 +37,6 @@ mod prior;
 mod search;
 mod tree;
 
-use super::minimax::safety_margin;
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError, SearchReport};
 use crate::rules::{Board, Cell, Geometry, Playouts};
 use prior::Prior;
@@ -182,10 +181,7 @@ impl Bot for Mcts {
             // Not an ongoing game: nothing sensible to choose.
             return Cell::new(0, 0);
         };
-        let deadline = limits
-            .deadline()
-            .checked_sub(safety_margin(limits.movetime))
-            .unwrap_or(limits.start);
+        let deadline = limits.search_deadline();
         self.find_root(board, deadline);
         let geo = board.geometry();
         let (_, playouts) = match &mut self.playouts {

@@ -143,10 +143,7 @@ impl Bot for Minimax {
             // Not an ongoing game: nothing sensible to choose.
             return Cell::new(0, 0);
         };
-        let deadline = limits
-            .deadline()
-            .checked_sub(safety_margin(limits.movetime))
-            .unwrap_or(limits.start);
+        let deadline = limits.search_deadline();
         let start = limits.start.min(deadline);
         // No new iteration once half the time is gone: the next one would
         // most likely not finish.
