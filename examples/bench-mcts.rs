@@ -78,8 +78,8 @@ fn main() -> Result<()> {
         args.movetime, args.moves, args.playout_secs
     );
     println!(
-        "{:<10} {:>13} {:>13} {:>7} {:>12} {:>10} {:>9}",
-        "board", "bare/s", "in mcts/s", "ratio", "iterations/s", "proven", "max nodes"
+        "{:<10} {:>13} {:>13} {:>7} {:>12} {:>10} {:>9} {:>12}",
+        "board", "bare/s", "in mcts/s", "ratio", "iterations/s", "proven", "max nodes", "longest move"
     );
     for b in &boards {
         let geo = parse_board(b)?;
@@ -88,6 +88,7 @@ fn main() -> Result<()> {
         let mut board = Board::new(geo);
         let (mut playouts, mut iterations, mut proven, mut nodes) = (0u64, 0u64, 0usize, 0usize);
         let mut busy = Duration::ZERO;
+        let mut longest = Duration::ZERO;
         for _ in 0..args.moves {
             if board.is_over() {
                 board = Board::new(geo);
@@ -101,6 +102,7 @@ fn main() -> Result<()> {
             playouts += r.playouts;
             iterations += r.iterations;
             busy += r.elapsed;
+            longest = longest.max(r.elapsed);
             proven += usize::from(r.proven.is_some());
             nodes = nodes.max(r.nodes);
             board.try_play(cell)?;
@@ -108,7 +110,7 @@ fn main() -> Result<()> {
         let secs = busy.as_secs_f64().max(1e-9);
         let inside = playouts as f64 / secs;
         println!(
-            "{:<10} {:>13.0} {:>13.0} {:>7.2} {:>12.0} {:>6}/{:<3} {:>9}",
+            "{:<10} {:>13.0} {:>13.0} {:>7.2} {:>12.0} {:>6}/{:<3} {:>9} {:>9.1} ms",
             format!("{}x{} k{}", geo.rows(), geo.cols(), geo.k()),
             bare,
             inside,
@@ -116,7 +118,8 @@ fn main() -> Result<()> {
             iterations as f64 / secs,
             proven,
             args.moves,
-            nodes
+            nodes,
+            longest.as_secs_f64() * 1e3
         );
     }
     // Proving the empty tic-tac-toe (a draw) and 3x4 k3 (a win) boards.
