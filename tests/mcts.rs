@@ -157,7 +157,7 @@ fn at_a_modest_budget_it_never_loses_tic_tac_toe_to_random() {
     }
     // It does not drift into draws: most games against random are won.
     assert!(
-        score[0] > 130 && score[1] > 100,
+        score[0] > 140 && score[1] > 125,
         "wins as X, as O: {score:?}"
     );
 }
