@@ -19,10 +19,24 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// OpenSpiel's C++ random-playout loop on one core (playouts per second):
-/// the reference our target (10x) is quoted against.
-const OPENSPIEL_3X3: f64 = 3_600_000.0;
-const OPENSPIEL_15X15: f64 = 92_000.0;
+/// OpenSpiel 2.0.2's C++ random-playout loop (`RandomRolloutEvaluator`,
+/// driven through pyspiel), playouts per CPU-second on one core of the
+/// development VM: `tic_tac_toe` 0.67–0.76 M, `gomoku` (15x15, five) mostly
+/// 9.1–10.7 k (docs/engine-bench.md says how they were measured). Our rates
+/// are quoted per CPU-second too, so the ratio holds on a loaded machine.
+const OPENSPIEL_3X3: f64 = 720_000.0;
+const OPENSPIEL_15X15: f64 = 10_000.0;
+
+/// CPU time used by this thread so far.
+fn thread_cpu_time() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: clock_gettime fills the timespec we own.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    Duration::new(t.tv_sec as u64, t.tv_nsec as u32)
+}
 
 #[derive(Parser)]
 #[command(about = "kinrow engine benchmark: playouts and protocol round trips")]
@@ -130,6 +144,7 @@ fn time_playouts(
     let mut plies = 0u64;
     let budget = Duration::from_secs_f64(args.playout_secs);
     let start = Instant::now();
+    let cpu_start = thread_cpu_time();
     let mut games = 0u64;
     // Check the clock once per batch so that timing costs nothing.
     while match args.playout_count {
@@ -147,13 +162,17 @@ fn time_playouts(
         }
         games += 1000;
     }
-    let elapsed = start.elapsed().as_secs_f64();
+    let wall = start.elapsed().as_secs_f64();
+    // Per CPU-second, as OpenSpiel's figure: on a shared machine the wall
+    // clock also counts the time other processes had the CPU.
+    let elapsed = (thread_cpu_time() - cpu_start).as_secs_f64();
     let rate = games as f64 / elapsed;
     let pct = |n: u64| 100.0 * n as f64 / games as f64;
     println!(
-        "playouts {label:18} {:>12.0}/s  {:>6.1} ns/playout  {:>5.1} ns/ply  x{:.2} OpenSpiel ({:.0}/s)  \
-         [X {:.1}% O {:.1}% draw {:.1}%, {:.1} plies]",
+        "playouts {label:18} {:>12.0}/CPU-s ({:.0}/s wall)  {:>6.1} ns/playout  {:>5.1} ns/ply  \
+         x{:.1} OpenSpiel ({:.0}/CPU-s)  [X {:.1}% O {:.1}% draw {:.1}%, {:.1} plies]",
         rate,
+        games as f64 / wall,
         1e9 / rate,
         1e9 * elapsed / plies as f64,
         rate / openspiel,

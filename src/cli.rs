@@ -1,4 +1,5 @@
-//! Command-line pieces shared by `kinrow`, `kinrow play` and `referee`.
+//! Command-line pieces shared by `kinrow`, `kinrow play` and `referee`: the
+//! game-shape flags, and text for people kept within 80 columns.
 
 use crate::rules::{BoardSize, Geometry, Rule, SizeError};
 use clap::Args;
@@ -32,9 +33,117 @@ impl ShapeArgs {
     }
 }
 
+/// The widest line of text shown to people: the classic terminal's width.
+/// Text is wrapped to it (or to a narrower terminal).
+pub const TEXT_WIDTH: usize = 80;
+
+/// Columns `text` takes on a terminal: characters, not counting ANSI
+/// escape sequences (`ESC [ … letter`), which take none.
+pub fn visible_width(text: &str) -> usize {
+    let mut width = 0;
+    let mut chars = text.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            // CSI: ESC [ parameters, then a final letter.
+            for c in chars.by_ref() {
+                if c.is_ascii_alphabetic() {
+                    break;
+                }
+            }
+        } else {
+            width += 1;
+        }
+    }
+    width
+}
+
+/// Each line of `text` broken at spaces into lines of at most `width`
+/// visible columns; a word longer than that stands on a line of its own.
+pub fn wrap(text: &str, width: usize) -> String {
+    let mut out = String::with_capacity(text.len() + 8);
+    for (i, line) in text.split('\n').enumerate() {
+        if i > 0 {
+            out.push('\n');
+        }
+        if visible_width(line) <= width {
+            out.push_str(line);
+            continue;
+        }
+        // Leading blanks (an indented line) stay; the rest is refilled.
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        let mut column = 0;
+        for word in line.split(' ').filter(|w| !w.is_empty()) {
+            let w = visible_width(word);
+            if column == 0 {
+                out.push_str(&line[..indent]);
+                column = indent;
+            } else if column + 1 + w > width {
+                out.push('\n');
+                out.push_str(&line[..indent]);
+                column = indent;
+            } else {
+                out.push(' ');
+                column += 1;
+            }
+            out.push_str(word);
+            column += w;
+        }
+    }
+    out
+}
+
+/// Text for people (a report, an error, a note on stderr) wrapped to
+/// [`TEXT_WIDTH`], each continuation line indented two spaces more than
+/// its line, so that it reads as part of the line above.
+pub fn wrap_message(text: &str) -> String {
+    text.split('\n')
+        .map(|line| {
+            if visible_width(line) <= TEXT_WIDTH {
+                return line.to_string();
+            }
+            let indent = line.len() - line.trim_start_matches(' ').len();
+            let first = wrap(line, TEXT_WIDTH);
+            let (head, rest) = first.split_once('\n').unwrap_or((&first, ""));
+            let rest = rest.split('\n').map(str::trim_start).collect::<Vec<_>>();
+            let rest = format!("{}{}", " ".repeat(indent + 2), rest.join(" "));
+            format!("{head}\n{}", wrap(&rest, TEXT_WIDTH))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn text_wraps_at_spaces_within_the_width_escape_codes_taking_none() {
+        let text = "The engine playing \u{1b}[1;36mO\u{1b}[0m (random.py) stopped: its output \
+                    closed (it exited or crashed); its last message was: ValueError: bad board.";
+        let wrapped = wrap(text, 40);
+        assert!(wrapped.lines().all(|l| visible_width(l) <= 40), "{wrapped}");
+        assert_eq!(wrapped.replace('\n', " "), text);
+        assert_eq!(visible_width("\u{1b}[1;31mX\u{1b}[0m (you)"), 7);
+        assert_eq!(
+            wrap("short\n  an indented line to wrap", 12),
+            "short\n  an\n  indented\n  line to\n  wrap"
+        );
+        assert_eq!(wrap(&"x".repeat(30), 10), "x".repeat(30));
+    }
+
+    #[test]
+    fn messages_wrap_with_their_continuation_indented() {
+        let text = format!("referee: {}and more", "word ".repeat(30));
+        let wrapped = wrap_message(&text);
+        let lines: Vec<&str> = wrapped.lines().collect();
+        assert!(
+            lines.len() > 1 && lines.iter().all(|l| l.len() <= TEXT_WIDTH),
+            "{wrapped}"
+        );
+        assert!(lines[1..].iter().all(|l| l.starts_with("  ")), "{wrapped}");
+        assert_eq!(wrapped.replace("\n  ", " "), text);
+        assert_eq!(wrap_message("short\nlines"), "short\nlines");
+    }
 
     #[test]
     fn defaults_and_checks() {

@@ -32,6 +32,12 @@ fn play(args: &[&str], input: &str) -> String {
     stdout
 }
 
+/// The output with every line break a space: messages are wrapped at 80
+/// columns, wherever their words fall.
+fn flat(out: &str) -> String {
+    out.replace('\n', " ")
+}
+
 /// Moves typed one per line.
 fn lines(moves: &[&str]) -> String {
     moves.iter().map(|m| format!("{m}\n")).collect()
@@ -322,7 +328,7 @@ fn an_engine_that_dies_ends_the_game_in_plain_words() {
     let engine = fixture("dies");
     let out = play(&["--o-engine", &engine], "2 2\n3 3\ny\n2 2\nn\n");
     assert!(
-        out.contains(
+        flat(&out).contains(
             "The engine playing O (play_engine.py) stopped: its output closed \
              (it exited or crashed); its last message was: play_engine: out of ideas, exiting. \
              The game ends here and does not count."
@@ -345,7 +351,7 @@ fn an_engine_that_dies_ends_the_game_in_plain_words() {
 fn an_engine_that_plays_an_illegal_move_is_caught_by_our_rules() {
     let out = play(&["--o-engine", &fixture("illegal")], "2 2\n3 3\nn\n");
     assert!(
-        out.contains(
+        flat(&out).contains(
             "The engine playing O (play_engine.py) played 1 1, which is illegal: \
              1 1 is occupied by O."
         ),
@@ -357,14 +363,35 @@ fn an_engine_that_plays_an_illegal_move_is_caught_by_our_rules() {
 fn an_engine_that_answers_nonsense_or_nothing() {
     let out = play(&["--o-engine", &fixture("garbage")], "2 2\nn\n");
     assert!(
-        out.contains("answered 'resign' to genmove, which is not a move."),
+        flat(&out).contains("answered 'resign' to genmove, which is not a move."),
         "{out}"
     );
     let args = ["--timeout", "2", "--o-engine", &fixture("silent")];
     let out = play(&args, "2 2\nn\n");
     assert!(
-        out.contains("did not answer `genmove` within 2 s."),
+        flat(&out).contains("did not answer `genmove` within 2 s (--timeout)."),
         "{out}"
+    );
+}
+
+#[test]
+fn starting_an_engine_has_its_own_deadline() {
+    // An engine that takes 1.5 s to start plays under a 1 s move deadline.
+    let late = format!(
+        "python3 {}/tests/fixtures/late_start.py",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    let out = play(&["--timeout", "1", "--o-engine", &late], "2 2\nn\n");
+    assert!(out.contains("O (fixture) plays"), "{out}");
+    // And the start-up deadline, when it runs out, is named.
+    let slower = format!("{late} 4");
+    let args = ["--startup-timeout", "2", "--o-engine", &slower];
+    let out = run(&args, "2 2\nn\n");
+    let err = flat(&String::from_utf8_lossy(&out.stderr)).replace("   ", " ");
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("did not answer `name` within 2 s (--startup-timeout)"),
+        "{err}"
     );
 }
 
@@ -372,14 +399,14 @@ fn an_engine_that_answers_nonsense_or_nothing() {
 fn an_engine_that_exits_at_once_or_cannot_start() {
     let out = run(&["--x-engine", "false", "--o", "human"], "");
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = flat(&String::from_utf8_lossy(&out.stderr)).replace("   ", " ");
     assert!(
         err.contains("the engine `false` stopped: its output closed"),
         "{err}"
     );
     let out = run(&["--o-engine", "/nonexistent/engine --flag"], "");
     assert_eq!(out.status.code(), Some(1));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = flat(&String::from_utf8_lossy(&out.stderr)).replace("   ", " ");
     assert!(
         err.contains("cannot start the engine `/nonexistent/engine --flag`: No such file"),
         "{err}"
@@ -451,6 +478,12 @@ fn bad_flags_are_refused_before_anything_starts() {
     let out = run(&["--k", "7"], "");
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("k 7: must be from 1 to 3"));
+    // With the usage of `kinrow play`, whose flag it is, not the engine's.
+    let out = run(&["--board", "3x3", "--k", "4"], "");
+    assert_eq!(out.status.code(), Some(2));
+    let err = flat(&String::from_utf8_lossy(&out.stderr)).replace("   ", " ");
+    assert!(err.contains("k 4: must be from 1 to 3"), "{err}");
+    assert!(err.contains("Usage: kinrow play [OPTIONS]"), "{err}");
 
     let out = run(&["--o", "stockfish"], "");
     assert_eq!(out.status.code(), Some(2));
@@ -459,7 +492,7 @@ fn bad_flags_are_refused_before_anything_starts() {
     // Zero seconds is not a wait; the message must not offer it.
     let out = run(&["--timeout", "0"], "");
     assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = flat(&String::from_utf8_lossy(&out.stderr)).replace("   ", " ");
     assert!(err.contains("above 0 and at most 86400"), "{err}");
 
     let out = run(&["--o-engine", "python3 'unclosed"], "");
@@ -481,12 +514,13 @@ fn control_characters_are_shown_never_sent_to_the_terminal() {
     let out = play(&["--o-engine", &fixture("escapes")], "2 2\nn\n");
     assert!(out.contains("X (you) against O (^[[31mred^[[0m)"), "{out}");
     assert!(
-        out.contains("answered '^[[2Jresign' to genmove, which is not a move."),
+        flat(&out).contains("answered '^[[2Jresign' to genmove, which is not a move."),
         "{out}"
     );
 }
 
-/// Pids of the live (not zombie) children of `parent`, from /proc.
+/// Pids of the live (not zombie) children of `parent`, from /proc, but
+/// for its warden (which kills what is left once `parent` is gone).
 fn live_children(parent: u32) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
@@ -503,7 +537,10 @@ fn live_children(parent: u32) -> Vec<u32> {
                 return false;
             };
             let fields: Vec<&str> = rest.split_whitespace().collect();
-            fields.first() != Some(&"Z") && fields.get(1) == Some(&parent.to_string().as_str())
+            let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+            fields.first() != Some(&"Z")
+                && fields.get(1) == Some(&parent.to_string().as_str())
+                && comm.trim() != "kinrow-warden"
         })
         .collect()
 }
@@ -573,4 +610,78 @@ fn the_menu_takes_a_board_by_its_size_and_refuses_an_ambiguous_word() {
     assert!(out.contains("New game on 16x16, 5 in a row."), "{out}");
     let out = play(&[], "1\n1\n4x4\nq\nn\n");
     assert!(out.contains("New game on 4x4, 4 in a row."), "{out}");
+}
+
+/// Runs `kinrow play ARGS` with `COLUMNS` set (or unset), the output not a
+/// terminal; returns stdout.
+fn play_in_columns(columns: Option<&str>, args: &[&str], input: &str) -> String {
+    let mut cmd = cargo_bin_cmd!("kinrow");
+    cmd.arg("play").args(args).env_remove("COLUMNS");
+    if let Some(c) = columns {
+        cmd.env("COLUMNS", c);
+    }
+    let out = cmd
+        .write_stdin(input)
+        .timeout(Duration::from_secs(60))
+        .output()
+        .expect("kinrow play runs");
+    assert!(out.status.success(), "{out:?}");
+    String::from_utf8(out.stdout).expect("UTF-8")
+}
+
+#[test]
+fn a_refusal_stays_in_view_above_the_prompt_on_a_tall_board() {
+    // 16x16 draws 35 lines: in an 80x24 window a message printed before
+    // the board scrolled away. It now comes after the board, above the
+    // prompt; so do the help and the bot's reply.
+    let args = ["--board", "16x16", "--o", "random", "--seed", "3"];
+    let out = play_in_columns(Some("80"), &args, "8 8\n99 1\nh\nq\nn\n");
+    let lines: Vec<&str> = out.lines().collect();
+    let prompts: Vec<usize> = (0..lines.len())
+        .filter(|&i| lines[i].starts_with("X (you), your move:"))
+        .collect();
+    assert_eq!(prompts.len(), 4, "{out}");
+    // What is said between two prompts comes after the board's last line,
+    // within the 23 lines above the prompt that a 24-line window shows.
+    let said_after_board = |prompt: usize, text: &str| {
+        let before = &lines[prompts[prompt - 1] + 1..prompts[prompt]];
+        let board_end = before.iter().rposition(|l| l.contains("15  16"));
+        let said = before.iter().position(|l| l.contains(text));
+        matches!((board_end, said), (Some(b), Some(s)) if s > b && before.len() - s <= 23)
+    };
+    assert!(said_after_board(1, "O (random) plays"), "{out}");
+    assert!(said_after_board(2, "There is no row 99"), "{out}");
+    assert!(
+        said_after_board(3, "Enter a move as row and column"),
+        "{out}"
+    );
+}
+
+#[test]
+fn a_board_wider_than_the_window_asks_to_widen_it() {
+    fn hot_seat_on(board: &str) -> [&str; 6] {
+        ["--board", board, "--x", "human", "--o", "human"]
+    }
+    // 16x16 takes 72 columns: too wide for 60, fine for 80.
+    let out = play_in_columns(Some("60"), &hot_seat_on("16x16"), "q\nn\n");
+    assert!(
+        flat(&out).contains("The board is 72 columns wide and the window 60: widen the window"),
+        "{out}"
+    );
+    let out = play_in_columns(Some("80"), &hot_seat_on("16x16"), "q\nn\n");
+    assert!(!out.contains("widen"), "{out}");
+    // Width unknown (not a terminal, no COLUMNS): 80 is assumed, and 20x20
+    // (88 columns) does not fit.
+    let out = play_in_columns(None, &hot_seat_on("20x20"), "q\nn\n");
+    assert!(
+        flat(&out).contains("88 columns wide and the window 80"),
+        "{out}"
+    );
+    // Messages wrap to a narrow window too.
+    let out = play_in_columns(Some("40"), &hot_seat_on("3x3"), "q\nn\n");
+    assert!(
+        out.lines()
+            .all(|l| l.chars().count() <= 40 || l.contains('|')),
+        "{out}"
+    );
 }

@@ -407,3 +407,44 @@ fn a_controller_that_stops_reading_ends_the_engine_quietly() {
     assert!(out.status.success(), "{:?}", out.status);
     assert_eq!(String::from_utf8_lossy(&out.stderr), "");
 }
+
+#[test]
+fn bot_options_do_not_depend_on_the_order_they_come_in() {
+    // minimax capped at a depth plays a fixed game on a board it can't
+    // solve; the cap must hold whether it comes before or after `set bot`,
+    // and across a change of bot.
+    let game = format!("newgame 8 8 5\n{}", "genmove\n".repeat(12));
+    let play = |options: &str| {
+        let out = session(
+            &["--bot", "random", "--seed", "4"],
+            &format!("{options}{game}"),
+        );
+        responses(&out)
+            .iter()
+            .map(|r| r.to_string())
+            .collect::<Vec<_>>()
+    };
+    let after = play("set bot minimax\nset depth 1\n");
+    let before = play("set depth 1\nset bot minimax\n");
+    let switched = play("set depth 1\nset bot minimax\nset bot random\nset bot minimax\n");
+    assert!(after.iter().all(|r| r.starts_with('=')), "{after:?}");
+    assert_eq!(before[2..], after[2..]);
+    assert_eq!(switched[4..], after[2..]);
+    // The cap is what made the game: depth 2 plays another one.
+    let deeper = play("set depth 2\nset bot minimax\n");
+    assert_ne!(deeper[2..], after[2..]);
+    // An option no bot has is refused; a bad value by the bot that has it,
+    // whichever bot plays now.
+    let out = session(
+        &["--bot", "random"],
+        "set colour red\nset depth x\nset depth 0\n",
+    );
+    assert_eq!(
+        responses(&out),
+        [
+            "? invalid option: no option 'colour'",
+            "? invalid option: depth: 'x' is not a number of plies (0 for no limit)",
+            "="
+        ]
+    );
+}

@@ -276,7 +276,7 @@ fn bad_arguments_are_usage_errors() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("no opening of 1 random plies"));
+    assert!(unwrapped(&out.stderr).contains("no opening of 1 random plies"));
 }
 
 #[test]
@@ -292,5 +292,23 @@ fn the_referee_can_serve_a_built_in_bot_itself() {
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
         "= 2\n\n=\n\n=\n\n=\n\n=\n\n= 1 3\n\n"
+    );
+}
+
+#[test]
+fn a_slow_run_gives_a_rate_that_means_something() {
+    // Each fresh process of `late` takes 2 s to start, within the games'
+    // time: 2 games take over 2 s, a rate that "0 games/s" or "1 games/s"
+    // rounded away.
+    let scratch = Scratch::new("slow-rate");
+    let late = format!("{} 2", fixture("late", "late_start"));
+    let steady = fixture("steady", "steady");
+    let args = ["--engine", &steady, "--engine", &late, "--games", "2"];
+    let run = referee(&scratch, &[&args[..], &["--concurrency", "1"]].concat());
+    assert!(run.output.status.success(), "{}", run.stderr);
+    let timing = timing_line(&run.stdout);
+    assert!(
+        timing.starts_with("2 of 2 games in ") && timing.ends_with(" games/min)"),
+        "{timing}"
     );
 }

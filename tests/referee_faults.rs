@@ -158,10 +158,83 @@ fn slow_to_start_is_not_slow_to_move() {
 }
 
 #[test]
+fn start_up_has_its_own_deadline() {
+    // The issue's case: engines that take longer to start than a move may
+    // take stopped the whole run before any game. Each fresh process of
+    // `late` takes 1.5 s to start, past --timeout 1000.
+    let scratch = Scratch::new("latestart");
+    let run = match_against(
+        &scratch,
+        "late_start",
+        &["--timeout", "1000", "--concurrency", "1"],
+    );
+    no_faults(&run);
+    assert_no_leftovers(&scratch);
+    // A start-up deadline that runs out says so. (Here 4 s to start
+    // against 2 s allowed: a busy machine still starts the fixture's
+    // interpreter well within 2 s.)
+    let scratch = Scratch::new("latestart-short");
+    let late = format!("{} 4", fixture("bad", "late_start"));
+    let steady = fixture("steady", "steady");
+    let args = [
+        "--engine",
+        &steady,
+        "--engine",
+        &late,
+        "--startup-timeout",
+        "2000",
+    ];
+    let run = referee(&scratch, &args);
+    assert_eq!(run.output.status.code(), Some(1), "{}", run.stderr);
+    let expected = "engine 'bad' (python3 ";
+    let deadline = "did not answer protocol_version within 2000 ms, the start-up deadline \
+                    (--startup-timeout)";
+    assert!(
+        run.stderr.contains(expected) && run.stderr.contains(deadline),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stderr.contains("engine 'steady'"), "{}", run.stderr);
+}
+
+#[test]
+fn answers_a_genmove_twice() {
+    // The detail names what happened (it read "genmove reply ''": the
+    // second reply took the place of the next one, and so on), whether the
+    // second reply came with the first or just before the next request's.
+    for fixture_name in ["double_reply", "late_double_reply"] {
+        let scratch = Scratch::new(fixture_name);
+        let run = match_against(&scratch, fixture_name, &[]);
+        assert_all_faults(&run, "malformed");
+        for g in &run.games {
+            let detail = g["detail"].as_str().unwrap();
+            assert!(
+                detail.starts_with("answered genmove twice: a second reply '"),
+                "{fixture_name}: {g}"
+            );
+        }
+        assert_no_leftovers(&scratch);
+    }
+}
+
+#[test]
 fn refuses_genmove() {
     let scratch = Scratch::new("refuse");
-    let run = match_against(&scratch, "refuse_genmove", &[]);
+    let log_dir = scratch.path("logs").display().to_string();
+    let run = match_against(&scratch, "refuse_genmove", &["--log-dir", &log_dir]);
     assert_all_faults(&run, "refused");
+    // Its reason, 210 characters, is kept whole in the records and in
+    // referee.log (it was cut at 24).
+    let log = std::fs::read_to_string(scratch.path("logs/referee.log")).unwrap();
+    for g in &run.games {
+        let detail = g["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with("genmove refused: game over: I don't want to: brain error:")
+                && detail.ends_with("and then closed its output"),
+            "{detail}"
+        );
+        assert!(log.contains(&format!("bad refused: {detail}")), "{log}");
+    }
     assert_no_leftovers(&scratch);
 }
 
@@ -169,13 +242,14 @@ fn refuses_genmove() {
 fn never_answers_at_start_up() {
     let scratch = Scratch::new("silent");
     let t = Instant::now();
-    let run = match_against(&scratch, "silent_start", &["--timeout", "500"]);
+    let run = match_against(&scratch, "silent_start", &["--startup-timeout", "2000"]);
     assert!(!run.output.status.success());
     assert!(
         run.stderr.contains("engine 'bad'")
-            && run
-                .stderr
-                .contains("did not answer protocol_version within 500 ms"),
+            && run.stderr.contains(
+                "did not answer protocol_version within 2000 ms, the start-up deadline \
+                 (--startup-timeout)"
+            ),
         "{}",
         run.stderr
     );

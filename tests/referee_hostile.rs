@@ -111,7 +111,7 @@ fn an_unwritable_summary_stops_the_run_before_any_game() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = unwrapped(&out.stderr);
     assert!(stderr.contains(&json.display().to_string()), "{stderr}");
     assert!(out.stdout.is_empty());
     assert!(!scratch.path("games.jsonl").exists(), "games were played");
@@ -139,7 +139,7 @@ fn records_that_cannot_be_written_still_leave_the_report() {
         .timeout(Duration::from_secs(60))
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = unwrapped(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("cannot write /dev/full: 6 game records are missing"),

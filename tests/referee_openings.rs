@@ -54,7 +54,7 @@ fn rounds_take_the_lines_in_order_and_cycle() {
     );
     assert!(run.output.status.success(), "{}", run.stderr);
     assert!(
-        run.stdout.contains("3 openings from "),
+        run.stdout.contains("3 openings from"),
         "{}",
         run.stdout.lines().next().unwrap_or_default()
     );
@@ -152,7 +152,7 @@ fn bad_openings_files_stop_the_run_before_any_game() {
             .args(record_args(&scratch))
             .output()
             .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
+        let stderr = unwrapped(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{text:?}: {stderr}");
         assert!(
             stderr.contains(&format!("openings file {}: {expected}", book.display())),
@@ -168,7 +168,7 @@ fn bad_openings_files_stop_the_run_before_any_game() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot read the openings file"));
+    assert!(unwrapped(&out.stderr).contains("cannot read the openings file"));
 }
 
 #[test]

@@ -74,7 +74,7 @@ fn a_resumed_run_ends_as_the_uninterrupted_run() {
         "{}",
         resumed.stderr
     );
-    let timing = resumed.stdout.lines().nth(1).unwrap_or_default();
+    let timing = timing_line(&resumed.stdout);
     assert!(
         timing.starts_with("30 of 30 games: 11 resumed, 19 played in "),
         "{timing}"
@@ -124,7 +124,7 @@ fn assert_refused(records: &str, args: &[&str], expected: &str) {
         .timeout(std::time::Duration::from_secs(60))
         .output()
         .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = unwrapped(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
     assert!(
         stderr.contains(expected),
@@ -222,6 +222,24 @@ fn records_of_another_run_are_refused_before_any_game() {
         })
         .collect();
     assert_refused(&seedless, &MATCH[..4], "carry no seed");
+    // Records of schema 1 (no `schema` field) were seeded another way: their
+    // run can't be played on, whatever the seed.
+    let schema_one: String = written[..4]
+        .iter()
+        .map(|line| {
+            let mut g: Value = serde_json::from_str(line).unwrap();
+            assert_eq!(g["schema"], 2, "{g}");
+            g.as_object_mut().unwrap().remove("schema");
+            format!("{g}\n")
+        })
+        .collect();
+    assert_refused(
+        &schema_one,
+        &MATCH,
+        "line 1: a record of schema 1, written by an older referee, which derived the seeds \
+         of games differently: this referee (schema 2) cannot play the rest of that run; \
+         start a new --games-out file",
+    );
     // With the seed given they are checked (openings, moves) and taken.
     let scratch = Scratch::new("resume-old-records");
     std::fs::write(scratch.path("games.jsonl"), &seedless).unwrap();
@@ -271,7 +289,7 @@ fn resume_needs_its_records_file() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("--games-out"));
+    assert!(unwrapped(&out.stderr).contains("--games-out"));
     // A records file that does not exist yet: the run starts from scratch.
     let scratch = Scratch::new("resume-fresh");
     let run = referee(

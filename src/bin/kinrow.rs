@@ -14,17 +14,23 @@ use std::process::ExitCode;
 const PROTOCOL_SUMMARY: &str = "\
 Protocol (GTP framing; one request per line, `[id] command [args]`):
   newgame [ROWS COLS K [free|exact]]   move R C   genmove   undo
-  show   status   legal   set NAME VALUE (bot, seed, movetime, timeleft; per bot: README)
-  protocol_version   name   version   known_command X   list_commands   quit
+  show   status   legal   protocol_version   name   version
+  known_command X   list_commands   quit
+  set NAME VALUE: bot, seed, movetime and timeleft (ms); depth (minimax:
+    plies, 0 = no cap); iterations, exploration, prior, memory, reuse
+    (mcts: see docs/mcts.md). A bot option is kept for the session and
+    applies to every bot that has it, set before or after `set bot`; an
+    option no bot has is refused.
 Replies: `=[id] result` or `?[id] message`, each ending with an empty line.
-Cells are `R C`, 1-based, row 1 at the top. Example: printf 'genmove\\nshow\\n' | kinrow
+Cells are `R C`, 1-based, row 1 at the top.
+Example: printf 'genmove\\nshow\\n' | kinrow
 Other protocols: --protocol gomocup (the Gomocup brain protocol; also when this
 program is started under a name beginning with pbrain-, e.g. a symlink
 pbrain-kinrow) and --protocol gtp (GTP with GoGui's gogui-rules_* commands).";
 
 /// A k-in-a-row engine that speaks a GTP-style line protocol on stdin/stdout.
 #[derive(Parser, Debug)]
-#[command(name = "kinrow", version, after_help = PROTOCOL_SUMMARY)]
+#[command(name = "kinrow", version, after_help = PROTOCOL_SUMMARY, max_term_width = 80)]
 struct Cli {
     /// The bot that answers genmove: random, blocking, minimax or mcts.
     #[arg(long, default_value = "minimax", value_parser = parse_bot)]
@@ -102,7 +108,7 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("kinrow: {e:#}");
+            eprintln!("{}", kinrow::cli::wrap_message(&format!("kinrow: {e:#}")));
             ExitCode::FAILURE
         }
     }
@@ -117,20 +123,32 @@ fn usage(message: String) -> ! {
 
 fn run(cli: Cli) -> anyhow::Result<()> {
     // A bad flag combination is a usage error like any other: clap's
-    // message and exit status 2.
-    let checked = |shape: &ShapeArgs| match shape.geometry() {
+    // message, the usage of the command it was given to (`kinrow play`'s
+    // for play's flags), and exit status 2.
+    let checked = |shape: &ShapeArgs, subcommand: Option<&str>| match shape.geometry() {
         Ok(g) => g,
-        Err(e) => Cli::command()
-            .error(ErrorKind::ValueValidation, format!("--k: {e}"))
-            .exit(),
+        Err(e) => {
+            let mut command = Cli::command();
+            command.build();
+            let command = match subcommand.and_then(|s| command.find_subcommand_mut(s)) {
+                Some(sub) => sub,
+                None => &mut command,
+            };
+            command
+                .error(ErrorKind::ValueValidation, format!("--k: {e}"))
+                .exit()
+        }
     };
     match cli.command {
         Some(Command::Play(args)) => {
-            checked(&args.shape);
+            checked(&args.shape, Some("play"));
             return kinrow::play::run(args);
         }
         Some(Command::Convert(args)) => {
-            let fallback = args.shape.any_given().then(|| checked(&args.shape));
+            let fallback = args
+                .shape
+                .any_given()
+                .then(|| checked(&args.shape, Some("convert")));
             let n = kinrow::records::convert_games(&args.games, args.to, &args.out, fallback)?;
             eprintln!(
                 "kinrow convert: wrote {n} {} files to {}",
@@ -180,7 +198,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .context("protocol I/O failed");
         }
         Protocol::Gtp => {
-            let geometry = checked(&cli.shape);
+            let geometry = checked(&cli.shape, None);
             if let Err(e) = kinrow::dialects::gtp::check_board(geometry) {
                 usage(format!("--board: {e}"));
             }
@@ -189,7 +207,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .context("protocol I/O failed");
         }
     }
-    let geometry = checked(&cli.shape);
+    let geometry = checked(&cli.shape, None);
     let config = EngineConfig {
         geometry,
         bot: cli.bot,

@@ -7,8 +7,8 @@ use kinrow::bots::BotKind;
 use kinrow::cli::ShapeArgs;
 use kinrow::referee::stats::Sprt;
 use kinrow::referee::{
-    default_opening_plies, default_timeout, Config, EngineSpec, OpeningOrder, OpeningSource,
-    PastGames,
+    default_opening_plies, default_startup_timeout, default_timeout, files, Config, EngineSpec,
+    OpeningOrder, OpeningSource, PastGames,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,7 +20,7 @@ use std::time::Duration;
 /// that speaks the protocol) and reports who is stronger and by how much.
 /// Without engines: a round robin of random, blocking, minimax and mcts on 3x3.
 #[derive(Parser, Debug)]
-#[command(name = "referee", version)]
+#[command(name = "referee", version, max_term_width = 80)]
 struct Cli {
     /// An engine, [NAME=][gomocup:|kinrow:]COMMAND; COMMAND is split into
     /// words like a shell does (quotes allowed) and run directly.
@@ -74,10 +74,14 @@ struct Cli {
     /// GAME-X-vs-O.sgf).
     #[arg(long, value_name = "DIR")]
     sgf_dir: Option<PathBuf>,
-    /// Hard deadline for any reply, in ms (default: movetime plus a margin,
-    /// else 10000).
+    /// Hard deadline for any reply during games, in ms (default: movetime
+    /// plus a margin, else 10000).
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     timeout: Option<u64>,
+    /// Deadline for a fresh engine process to answer its first requests,
+    /// in ms (default: 10000, or --timeout if longer).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    startup_timeout: Option<u64>,
     /// Seed for openings and engine seeds (default: random; always printed).
     #[arg(long)]
     seed: Option<u64>,
@@ -167,8 +171,13 @@ fn usage_error(msg: String) -> ! {
 /// A run that cannot start (exit status 1, as for the run's own start-up
 /// errors).
 fn cannot_start(msg: String) -> ! {
-    eprintln!("referee: {msg}");
+    say(&format!("referee: {msg}"));
     std::process::exit(1)
+}
+
+/// A message for people on stderr, within 80 columns.
+fn say(text: &str) {
+    eprintln!("{}", kinrow::cli::wrap_message(text));
 }
 
 fn config(cli: Cli) -> Config {
@@ -204,23 +213,10 @@ fn config(cli: Cli) -> Config {
                 .unwrap_or_else(|| default_opening_plies(geometry)),
         },
     };
-    let resume = match (&cli.games_out, cli.resume) {
-        (Some(path), true) => {
-            Some(PastGames::read(path).unwrap_or_else(|e| cannot_start(format!("{e:#}"))))
-        }
-        _ => None,
-    };
-    // Resuming without --seed continues with the seed the records carry.
-    let past_seed = resume.as_ref().and_then(PastGames::seed);
-    if let Some(past) = resume.as_ref().filter(|p| !p.records.is_empty()) {
-        if cli.seed.is_none() && past_seed.is_none() {
-            cannot_start(format!(
-                "the records in {} carry no seed (written by an older referee): give the run's --seed",
-                past.path.display()
-            ));
-        }
-    }
-    Config {
+    let timeout = cli
+        .timeout
+        .map_or_else(|| default_timeout(cli.movetime), Duration::from_millis);
+    let mut config = Config {
         engines,
         games: cli.games.saturating_add(cli.games % 2),
         openings,
@@ -230,18 +226,41 @@ fn config(cli: Cli) -> Config {
         match_time_ms: cli.match_time,
         write_gap: Duration::from_millis(cli.write_gap),
         sgf_dir: cli.sgf_dir,
-        timeout: cli
-            .timeout
-            .map_or_else(|| default_timeout(cli.movetime), Duration::from_millis),
+        timeout,
+        startup_timeout: cli
+            .startup_timeout
+            .map_or_else(|| default_startup_timeout(timeout), Duration::from_millis),
         grace: Duration::from_millis(cli.grace),
-        seed: cli.seed.or(past_seed).unwrap_or_else(rand::random),
+        seed: cli.seed.unwrap_or(0),
         sprt: cli.sprt,
         json: cli.json,
         games_out: cli.games_out,
-        resume,
+        resume: None,
         log_dir: cli.log_dir,
         progress: !cli.quiet,
+    };
+    // The files first: records are read only from a file that is no other
+    // file of the run.
+    if let Err(e) = config.files().check() {
+        cannot_start(format!("{e:#}"));
     }
+    if let (Some(path), true) = (&config.games_out, cli.resume) {
+        let limit = files::records_limit(config.total_games());
+        let past = PastGames::read(path, limit).unwrap_or_else(|e| cannot_start(format!("{e:#}")));
+        config.resume = Some(past);
+    }
+    // Resuming without --seed continues with the seed the records carry.
+    let past_seed = config.resume.as_ref().and_then(PastGames::seed);
+    if let Some(past) = config.resume.as_ref().filter(|p| !p.records.is_empty()) {
+        if cli.seed.is_none() && past_seed.is_none() {
+            cannot_start(format!(
+                "the records in {} carry no seed (written by an older referee): give the run's --seed",
+                past.path.display()
+            ));
+        }
+    }
+    config.seed = cli.seed.or(past_seed).unwrap_or_else(rand::random);
+    config
 }
 
 /// Where the signal handler finds the cancel flag (set once, never freed).
@@ -255,7 +274,7 @@ static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
 const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
 extern "C" fn on_stop_signal(signal: libc::c_int) {
-    // Async-signal-safe: atomic operations, kill(2) and _exit(2) only.
+    // Async-signal-safe: atomic operations, kill_all_now and _exit(2) only.
     if STOPPED_BY
         .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
@@ -324,15 +343,21 @@ fn main() -> ExitCode {
         return serve(bot);
     }
     let config = config(cli);
+    // No engine, nor anything one starts, outlives the run, however it
+    // ends (kinrow::client's reaper); the warden forks, so it comes before
+    // any thread.
+    kinrow::client::start_warden();
     kinrow::client::adopt_orphans();
     let cancel = cancel_on_stop_signals();
-    match kinrow::referee::run(&config, cancel) {
+    let result = kinrow::referee::run(&config, cancel);
+    kinrow::client::sweep_adopted();
+    match result {
         Ok(outcome) => {
             // A closed stdout (`referee | head`) must not panic the run.
             let _ =
                 std::io::Write::write_all(&mut std::io::stdout().lock(), outcome.report.as_bytes());
             for e in &outcome.write_errors {
-                eprintln!("referee: {e}");
+                say(&format!("referee: {e}"));
             }
             if outcome.interrupted {
                 let how = match &config.games_out {
@@ -342,10 +367,10 @@ fn main() -> ExitCode {
                     ),
                     None => "without --games-out records it can't be resumed (give --games-out FILE to make a run resumable)".into(),
                 };
-                eprintln!(
+                say(&format!(
                     "referee: interrupted after {} of {} games; {how}",
                     outcome.games, outcome.total
-                );
+                ));
             }
             if !outcome.write_errors.is_empty() {
                 ExitCode::FAILURE
@@ -363,7 +388,7 @@ fn main() -> ExitCode {
             }
         }
         Err(e) => {
-            eprintln!("referee: {e:#}");
+            say(&format!("referee: {e:#}"));
             ExitCode::FAILURE
         }
     }

@@ -123,6 +123,16 @@ impl EngineLink {
         }
     }
 
+    /// A response already read that no request asked for; see
+    /// [`EngineProcess::unasked_reply`]. (A Gomocup brain's lines are the
+    /// link's to judge as they come.)
+    pub fn unasked_reply(&mut self) -> Option<Response> {
+        match self.gomocup {
+            None => self.process.unasked_reply(),
+            Some(_) => None,
+        }
+    }
+
     /// One request and its response.
     pub fn request(&mut self, line: &str, timeout: Duration) -> Result<Response, ClientError> {
         let deadline = Instant::now() + timeout;

@@ -27,11 +27,15 @@
 
 mod dialect;
 mod gomocup;
+mod reaper;
 mod words;
 
 pub use dialect::{Dialect, EngineCommand, EngineLink};
 pub use gomocup::{GomocupLink, GomocupOptions, DEFAULT_WRITE_GAP};
+pub use reaper::{adopt_orphans, kill_all_now, start_warden, sweep_adopted, RUN_MARK};
 pub use words::{join_words, split_words, SplitError};
+
+use reaper::live_groups;
 
 use std::collections::VecDeque;
 use std::fmt;
@@ -40,7 +44,7 @@ use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -183,8 +187,20 @@ impl EngineProcess {
             // Its own group: a terminal's Ctrl-C reaches only us (we decide
             // how engines end), and one kill ends the engine's helpers too.
             .process_group(0);
-        let mut child = command.spawn().map_err(ClientError::Spawn)?;
-        live_groups::add(child.id() as libc::pid_t);
+        // SAFETY: getpid always succeeds.
+        let parent = unsafe { libc::getpid() };
+        // SAFETY: die_with_parent makes async-signal-safe calls only.
+        unsafe {
+            command.pre_exec(move || reaper::die_with_parent(parent));
+        }
+        let mut child = {
+            // Started and registered under the lock: a sweep of adopted
+            // orphans never takes it for one.
+            let _registering = reaper::spawning();
+            let child = command.spawn().map_err(ClientError::Spawn)?;
+            live_groups::add(child.id() as libc::pid_t);
+            child
+        };
 
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().map(Inbox::new);
@@ -264,10 +280,7 @@ impl EngineProcess {
     /// Counts a line the caller skipped (as [`EngineProcess::take_skipped`]
     /// reports them).
     pub fn skip_line(&mut self, line: String) {
-        self.skipped_total += 1;
-        if self.skipped.len() < MAX_SKIPPED_KEPT {
-            self.skipped.push(line);
-        }
+        note_skipped(&mut self.skipped, &mut self.skipped_total, line);
     }
 
     /// The read loop: `take` finds a complete item in what is buffered;
@@ -292,10 +305,7 @@ impl EngineProcess {
                     })
                 }
                 Some(Event::Skipped(line)) => {
-                    self.skipped_total += 1;
-                    if self.skipped.len() < MAX_SKIPPED_KEPT {
-                        self.skipped.push(line);
-                    }
+                    note_skipped(&mut self.skipped, &mut self.skipped_total, line);
                     continue;
                 }
                 None if inbox.eof => return Err(ClientError::Closed),
@@ -341,6 +351,24 @@ impl EngineProcess {
                     }
                 }
                 inbox.eof = true;
+            }
+        }
+    }
+
+    /// A whole response already read from the engine but not asked for
+    /// (all requests answered, a reply more): looked for in what was read
+    /// before, without a system call, so a caller can check for it before
+    /// each request at no cost. Lines skipped on the way count as skipped.
+    pub fn unasked_reply(&mut self) -> Option<Response> {
+        let inbox = self.stdout.as_mut()?;
+        loop {
+            match inbox.next_event()? {
+                Event::Response(r) => return Some(r),
+                Event::Skipped(line) => {
+                    note_skipped(&mut self.skipped, &mut self.skipped_total, line)
+                }
+                // Raw lines are not framed here.
+                Event::Line(_) => {}
             }
         }
     }
@@ -426,8 +454,9 @@ impl EngineProcess {
         }
     }
 
-    /// SIGKILL to the whole process group, then reaps the process. Safe to
-    /// call more than once; returns the exit status.
+    /// SIGKILL to the whole process group, then reaps the process, and
+    /// kills and reaps the helpers it left to us ([`sweep_adopted`]). Safe
+    /// to call more than once; returns the exit status.
     pub fn kill(&mut self) -> Option<ExitStatus> {
         if self.status.is_none() {
             // The leader is not reaped yet, so the group id can't have been
@@ -440,7 +469,10 @@ impl EngineProcess {
             live_groups::remove(self.child.id() as libc::pid_t);
             self.stdin = None;
             self.status = self.child.wait().ok();
-            reap_group(self.child.id() as libc::pid_t);
+            reaper::reap_group(self.child.id() as libc::pid_t);
+            // Helpers that left the group (setsid) came to us when the
+            // engine died (if we adopt orphans): they go with it.
+            sweep_adopted();
         }
         self.status
     }
@@ -463,93 +495,6 @@ fn exited(pid: u32) -> bool {
     }
 }
 
-/// Makes this process the reaper of orphaned descendants (Linux
-/// `PR_SET_CHILD_SUBREAPER`): an engine's helper processes that outlive it
-/// then come to us, and [`EngineProcess::kill`] reaps them, instead of being
-/// left to an init that may never reap them. Returns false if unsupported.
-pub fn adopt_orphans() -> bool {
-    #[cfg(target_os = "linux")]
-    // SAFETY: plain prctl on our own process.
-    unsafe {
-        libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
-    }
-    #[cfg(not(target_os = "linux"))]
-    false
-}
-
-/// SIGKILL to the process group of every engine not yet killed, in any
-/// thread. Async-signal-safe (atomic loads and `kill(2)` only): for a signal
-/// handler that is about to end the process at once (a second Ctrl-C), so
-/// engines that ignore the end of their input are not left running. It does
-/// not reap; the caller is expected to exit.
-pub fn kill_all_now() {
-    live_groups::kill_all();
-}
-
-/// The process groups of live engines, in a fixed table of atomics that a
-/// signal handler can read. Best effort: when every slot is taken (more
-/// than [`live_groups::SLOTS`] engines at once), a group is not registered.
-mod live_groups {
-    use super::{AtomicI32, Ordering};
-
-    pub const SLOTS: usize = 4096;
-    /// Each slot holds a process group id, or 0.
-    static GROUPS: [AtomicI32; SLOTS] = [const { AtomicI32::new(0) }; SLOTS];
-
-    pub fn add(pgid: libc::pid_t) {
-        for slot in &GROUPS {
-            if slot
-                .compare_exchange(0, pgid, Ordering::SeqCst, Ordering::Relaxed)
-                .is_ok()
-            {
-                return;
-            }
-        }
-    }
-
-    pub fn remove(pgid: libc::pid_t) {
-        for slot in &GROUPS {
-            if slot
-                .compare_exchange(pgid, 0, Ordering::SeqCst, Ordering::Relaxed)
-                .is_ok()
-            {
-                return;
-            }
-        }
-    }
-
-    pub fn kill_all() {
-        for slot in &GROUPS {
-            let pgid = slot.load(Ordering::SeqCst);
-            if pgid > 0 {
-                // SAFETY: a plain syscall, async-signal-safe.
-                unsafe {
-                    libc::kill(-pgid, libc::SIGKILL);
-                }
-            }
-        }
-    }
-}
-
-/// Reaps what is left of a killed process group among our children (the
-/// engine's helpers, adopted through [`adopt_orphans`]), waiting briefly for
-/// SIGKILL to land; members we can't reap (not ours) end the wait at once.
-fn reap_group(pgid: libc::pid_t) {
-    let give_up = Instant::now() + Duration::from_millis(200);
-    loop {
-        // SAFETY: waitpid on a process group we own; no pointers kept.
-        let reaped = unsafe { libc::waitpid(-pgid, std::ptr::null_mut(), libc::WNOHANG) };
-        if reaped > 0 {
-            continue;
-        }
-        // -1 (ECHILD): no child of ours left in the group.
-        if reaped < 0 || Instant::now() >= give_up {
-            return;
-        }
-        thread::sleep(Duration::from_millis(1));
-    }
-}
-
 impl Drop for EngineProcess {
     fn drop(&mut self) {
         self.kill();
@@ -562,6 +507,14 @@ impl fmt::Debug for EngineProcess {
             .field("pid", &self.child.id())
             .field("status", &self.status)
             .finish()
+    }
+}
+
+/// Counts a skipped stdout line, keeping the first [`MAX_SKIPPED_KEPT`].
+fn note_skipped(kept: &mut Vec<String>, total: &mut u64, line: String) {
+    *total += 1;
+    if kept.len() < MAX_SKIPPED_KEPT {
+        kept.push(line);
     }
 }
 
@@ -890,6 +843,47 @@ mod tests {
         // SAFETY: signal 0 only checks for existence.
         let alive = unsafe { libc::kill(-pgid, 0) } == 0;
         assert!(!alive);
+    }
+
+    #[test]
+    fn helpers_in_a_session_of_their_own_die_with_their_engine() {
+        assert!(adopt_orphans());
+        // The helper leaves the engine's group and session; the engine
+        // tells its pid.
+        let mut e = EngineProcess::spawn(
+            &sh("setsid sleep 30 & printf '= %s\\n\\n' $!; sleep 30"),
+            StderrTo::Discard,
+        )
+        .unwrap();
+        let reply = e
+            .read_response(Instant::now() + Duration::from_secs(5))
+            .unwrap();
+        let helper: libc::pid_t = reply.text.trim().parse().unwrap();
+        let stat = || std::fs::read_to_string(format!("/proc/{helper}/stat"));
+        // Wait until it has left the group (`setsid` has run): until then
+        // the group's kill would take it too.
+        let own_group = || {
+            stat().is_ok_and(|s| {
+                let fields: Vec<&str> = s.rsplit(')').next().unwrap_or("").split(' ').collect();
+                fields.get(3) == Some(&helper.to_string().as_str())
+            })
+        };
+        let until = Instant::now() + Duration::from_secs(5);
+        while !own_group() && Instant::now() < until {
+            thread::sleep(Duration::from_millis(5));
+        }
+        assert!(
+            own_group(),
+            "the helper runs in a group of its own: {:?}",
+            stat()
+        );
+        e.kill();
+        // Killed and reaped: gone from /proc (not even a zombie).
+        let until = Instant::now() + Duration::from_secs(5);
+        while stat().is_ok() && Instant::now() < until {
+            thread::sleep(Duration::from_millis(10));
+        }
+        assert!(stat().is_err(), "helper {helper} left: {:?}", stat());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! The person's side of the terminal: prompts, lines typed, text shown.
 
 use super::render::Style;
+use crate::cli::{wrap, TEXT_WIDTH};
 use crate::protocol::{read_line_bounded, LineRead};
 use crate::rules::clip;
 use std::fmt::Display;
@@ -9,30 +10,51 @@ use std::io::{self, BufRead, Write};
 /// Longest line kept from the keyboard; longer ones are refused whole.
 const MAX_ENTRY: usize = 1024;
 
+/// The width of the terminal in columns: the terminal's own (`TIOCGWINSZ`
+/// on standard output) when that is a terminal, else `COLUMNS`, else 80.
+pub fn terminal_width() -> usize {
+    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
+    // SAFETY: TIOCGWINSZ fills the winsize we own, or fails.
+    let asked = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
+    if asked == 0 && size.ws_col > 0 {
+        return usize::from(size.ws_col);
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|&c| c > 0)
+        .unwrap_or(TEXT_WIDTH)
+}
+
 /// Lines in, text out, and how to draw.
 pub struct Console<R, W> {
     input: R,
     output: W,
     /// Colour or plain marks.
     pub style: Style,
+    /// The terminal's width in columns (80 unless told otherwise, see
+    /// [`terminal_width`]): text is wrapped to it, at most [`TEXT_WIDTH`].
+    pub width: usize,
     /// Write each line read back after its prompt, so that a transcript of
     /// piped input reads like a session at the keyboard.
     echo: bool,
 }
 
 impl<R: BufRead, W: Write> Console<R, W> {
-    /// A console over any reader and writer.
+    /// A console over any reader and writer, 80 columns wide.
     pub fn new(input: R, output: W, style: Style, echo: bool) -> Self {
         Console {
             input,
             output,
             style,
+            width: TEXT_WIDTH,
             echo,
         }
     }
 
-    /// Shows one line of text.
+    /// Shows text, each line wrapped at word boundaries to the width.
     pub fn say(&mut self, text: impl Display) -> io::Result<()> {
+        let text = wrap(&text.to_string(), self.width.clamp(20, TEXT_WIDTH));
         writeln!(self.output, "{text}")?;
         self.output.flush()
     }
@@ -47,6 +69,7 @@ impl<R: BufRead, W: Write> Console<R, W> {
     /// too long to be an answer is refused here and asked again.
     pub fn ask(&mut self, question: &str) -> io::Result<Option<String>> {
         let mut buf = Vec::new();
+        let question = wrap(question, self.width.clamp(20, TEXT_WIDTH));
         loop {
             write!(self.output, "{question} ")?;
             self.output.flush()?;

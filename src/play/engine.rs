@@ -10,25 +10,37 @@ use crate::rules::{Board, Cell, Geometry};
 use std::fmt;
 use std::time::{Duration, Instant};
 
+/// How long an answer may take, and which option sets that.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deadline {
+    /// The longest wait.
+    pub wait: Duration,
+    /// The option that sets it, named when it runs out: `--timeout`.
+    pub option: &'static str,
+}
+
 /// A request/response channel to one engine.
 pub trait Link {
-    /// Sends one request line and waits at most `timeout` for its response.
-    /// An error says in plain words what went wrong with the engine (it
-    /// exited, it was too slow); after an error the link is not used again.
-    fn request(&mut self, line: &str, timeout: Duration) -> Result<Response, String>;
+    /// Sends one request line and waits at most `deadline.wait` for its
+    /// response. An error says in plain words what went wrong with the
+    /// engine (it exited, it was too slow, past which deadline); after an
+    /// error the link is not used again.
+    fn request(&mut self, line: &str, deadline: Deadline) -> Result<Response, String>;
 
     /// Asks the engine to end and gives it a moment to do so.
     fn quit(&mut self) {}
 }
 
 impl Link for EngineLink {
-    fn request(&mut self, line: &str, timeout: Duration) -> Result<Response, String> {
-        EngineLink::request(self, line, timeout).map_err(|e| {
+    fn request(&mut self, line: &str, deadline: Deadline) -> Result<Response, String> {
+        EngineLink::request(self, line, deadline.wait).map_err(|e| {
             let command = line.split_whitespace().next().unwrap_or(line);
             let what = match e {
-                ClientError::Timeout => {
-                    format!("did not answer `{command}` within {}", seconds(timeout))
-                }
+                ClientError::Timeout => format!(
+                    "did not answer `{command}` within {} ({})",
+                    seconds(deadline.wait),
+                    deadline.option
+                ),
                 ClientError::Closed | ClientError::Write(_) => {
                     "stopped: its output closed (it exited or crashed)".to_string()
                 }
@@ -79,17 +91,38 @@ impl fmt::Display for EngineFault {
 /// One engine in a game: a link and the deadline for each answer.
 pub struct EngineSeat {
     link: Box<dyn Link>,
-    timeout: Duration,
+    deadline: Deadline,
 }
 
 impl EngineSeat {
-    /// An engine seat over a link that is up.
+    /// An engine seat over a link that is up, whose answers may each take
+    /// `timeout` (`--timeout`).
     pub fn new(link: Box<dyn Link>, timeout: Duration) -> EngineSeat {
-        EngineSeat { link, timeout }
+        EngineSeat {
+            link,
+            deadline: Deadline {
+                wait: timeout,
+                option: "--timeout",
+            },
+        }
     }
 
     fn request(&mut self, line: &str) -> Result<Response, EngineFault> {
-        self.link.request(line, self.timeout).map_err(EngineFault)
+        self.link.request(line, self.deadline).map_err(EngineFault)
+    }
+
+    /// The first exchange with a freshly started engine, within `startup`
+    /// (`--startup-timeout`) rather than the move deadline: starting a
+    /// program is not thinking about a move. Its own name, if it answers
+    /// `name` (not every engine does).
+    pub fn first_contact(&mut self, startup: Duration) -> Result<Option<String>, EngineFault> {
+        let deadline = Deadline {
+            wait: startup,
+            option: "--startup-timeout",
+        };
+        let reply = self.link.request("name", deadline).map_err(EngineFault)?;
+        let name = reply.text.trim();
+        Ok((reply.success && !name.is_empty()).then(|| quoted(name)))
     }
 
     /// Asks the engine to end (it is killed when the seat is dropped).
@@ -108,13 +141,6 @@ impl EngineSeat {
                 clip_message(&reply.text)
             )))
         }
-    }
-
-    /// The engine's own name, if it answers `name` (not every engine does).
-    pub fn name(&mut self) -> Result<Option<String>, EngineFault> {
-        let reply = self.request("name")?;
-        let name = reply.text.trim();
-        Ok((reply.success && !name.is_empty()).then(|| quoted(name)))
     }
 
     /// Sets an engine option (`set NAME VALUE`).
@@ -202,7 +228,7 @@ mod tests {
     }
 
     impl Link for Script {
-        fn request(&mut self, line: &str, _t: Duration) -> Result<Response, String> {
+        fn request(&mut self, line: &str, _d: Deadline) -> Result<Response, String> {
             self.sent.borrow_mut().push(line.to_string());
             self.replies
                 .pop_front()

@@ -72,13 +72,27 @@ pub fn play_game<R: BufRead, W: Write>(
             }
         }
     }
+    // What a person must see at the prompt — a refusal, the help, the
+    // engine's reply — goes after the board, just above the prompt: on a
+    // board taller than the window it would scroll away above it.
+    let mut notices: Vec<String> = Vec::new();
+    if let Some(warning) = too_wide(board, con.width) {
+        notices.push(warning);
+    }
     if anyone_human {
-        con.say(move_help(board))?;
+        notices.push(move_help(board));
+    } else {
+        for notice in notices.drain(..) {
+            con.say(notice)?;
+        }
     }
 
     loop {
         if let Some(outcome) = board.outcome() {
             con.show(&render(board, style))?;
+            for notice in notices.drain(..) {
+                con.say(notice)?;
+            }
             return Ok(GameEnd::Over(outcome));
         }
         let side = board.to_move();
@@ -87,17 +101,20 @@ pub fn play_game<R: BufRead, W: Write>(
         match seat.engine.as_mut() {
             None => {
                 con.show(&render(board, style))?;
+                for notice in notices.drain(..) {
+                    con.say(notice)?;
+                }
                 let Some(line) = con.ask(&format!("{label}, your move:"))? else {
                     return Ok(GameEnd::EndOfInput);
                 };
                 match parse_entry(&line, board) {
-                    Err(e) => con.say(e)?,
-                    Ok(Entry::Help) => con.say(move_help(board))?,
+                    Err(e) => notices.push(e.to_string()),
+                    Ok(Entry::Help) => notices.push(move_help(board)),
                     Ok(Entry::Quit) => return Ok(GameEnd::Left),
                     Ok(Entry::Undo) => {
                         let plies = plies_to_take_back(board, &seats);
                         if plies == 0 {
-                            con.say("Nothing to take back yet.")?;
+                            notices.push("Nothing to take back yet.".into());
                             continue;
                         }
                         for _ in 0..plies {
@@ -111,13 +128,13 @@ pub fn play_game<R: BufRead, W: Write>(
                             }
                         }
                         let what = if plies == 1 { "move" } else { "moves" };
-                        con.say(format!("Took back {plies} {what}."))?;
+                        notices.push(format!("Took back {plies} {what}."));
                     }
                     Ok(Entry::Move(cell)) => {
                         if let Err(e) = board.try_play(cell) {
                             // parse_entry already checked the cell; a refusal
                             // here is still reported, never acted on.
-                            con.say(format!("{e}."))?;
+                            notices.push(format!("{e}."));
                             continue;
                         }
                         if let Err((s, fault)) = tell_engines(&mut seats, board, side.other(), cell)
@@ -139,7 +156,13 @@ pub fn play_game<R: BufRead, W: Write>(
                     let fault = EngineFault(format!("played {cell}, which is illegal: {illegal}"));
                     return Ok(GameEnd::Fault(side, fault));
                 }
-                con.say(format!("{label} plays {cell}."))?;
+                let played = format!("{label} plays {cell}.");
+                if anyone_human {
+                    // Said after the board a person looks at next.
+                    notices.push(played);
+                } else {
+                    con.say(played)?;
+                }
                 if let Err((s, fault)) = tell_engines(&mut seats, board, side.other(), cell) {
                     return Ok(GameEnd::Fault(s, fault));
                 }
@@ -150,6 +173,26 @@ pub fn play_game<R: BufRead, W: Write>(
             }
         }
     }
+}
+
+/// When the board is wider than the terminal: what to do about it.
+fn too_wide(board: &Board, width: usize) -> Option<String> {
+    let needed = board_width(board);
+    (needed > width).then(|| {
+        format!(
+            "The board is {needed} columns wide and the window {width}: widen the window \
+             to see the board whole."
+        )
+    })
+}
+
+/// The columns the board takes when drawn.
+pub fn board_width(board: &Board) -> usize {
+    render(&Board::new(board.geometry()), super::render::Style::Plain)
+        .lines()
+        .map(str::len)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Tells the engine of `side` (if an engine plays it) about a move. A move
@@ -184,19 +227,17 @@ fn plies_to_take_back(board: &Board, seats: &Seats) -> usize {
         .map_or(0, |i| plies - i)
 }
 
-/// How to enter a move on this board.
+/// How to enter a move on this board (every line within 80 columns).
 fn move_help(board: &Board) -> String {
     let g = board.geometry();
     let mut text = format!(
-        "Enter a move as row and column, like 2 1 (rows 1-{}, columns 1-{}).",
+        "Enter a move as row and column, like 2 1 (rows 1-{}, columns 1-{}).\n",
         g.rows(),
         g.cols()
     );
     if takes_cell_numbers(board) {
-        text.push_str(" Or a cell number:\n");
+        text.push_str("Or a cell number:\n");
         text.push_str(&cell_number_guide());
-    } else {
-        text.push('\n');
     }
     text.push_str("u takes back your last move, q leaves the game, h shows this help.");
     text
@@ -206,7 +247,7 @@ fn move_help(board: &Board) -> String {
 mod tests {
     use super::*;
     use crate::client::Response;
-    use crate::play::engine::Link;
+    use crate::play::engine::{Deadline, Link};
     use crate::play::render::Style;
     use crate::rules::{Cell, Geometry};
 
@@ -215,7 +256,7 @@ mod tests {
     struct FirstFree(Board);
 
     impl Link for FirstFree {
-        fn request(&mut self, line: &str, _t: Duration) -> Result<Response, String> {
+        fn request(&mut self, line: &str, _d: Deadline) -> Result<Response, String> {
             let words: Vec<&str> = line.split_whitespace().collect();
             let ok = |text: String| {
                 Ok(Response {

@@ -66,6 +66,10 @@ pub struct PlayArgs {
     /// --movetime).
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
     pub timeout: Option<Duration>,
+    /// Longest wait for a freshly started engine to answer, in seconds
+    /// (default: 10, or --timeout if longer).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_seconds)]
+    pub startup_timeout: Option<Duration>,
     /// Pause after each move when two bots play, in milliseconds
     /// (default: 500 in a terminal, 0 otherwise).
     #[arg(long, value_name = "MS")]
@@ -139,6 +143,16 @@ impl PlayArgs {
 /// Runs the terminal front end: the menu (unless flags skip it), then games
 /// until the person is done or the input ends.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
+    // No engine, nor anything one starts, outlives the session, however it
+    // ends (see the client's reaper); the warden forks, so it comes first.
+    crate::client::start_warden();
+    crate::client::adopt_orphans();
+    let result = play(args);
+    crate::client::sweep_adopted();
+    result
+}
+
+fn play(args: PlayArgs) -> anyhow::Result<()> {
     let flagged = if args.skips_menu() {
         Some(args.setup()?)
     } else {
@@ -149,6 +163,7 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     let stdout = std::io::stdout();
     let watching_pause = if stdout.is_terminal() { 500 } else { 0 };
     let mut con = Console::new(stdin.lock(), stdout.lock(), Style::detect(), echo);
+    con.width = console::terminal_width();
 
     let setup = match flagged {
         Some(setup) => setup,
@@ -167,6 +182,9 @@ pub fn run(args: PlayArgs) -> anyhow::Result<()> {
             .unwrap_or_else(|| rand::random_range(1..1_000_000)),
         movetime: args.movetime,
         timeout: args.timeout.unwrap_or(Duration::from_secs(30)),
+        startup_timeout: args.startup_timeout.unwrap_or_else(|| {
+            crate::referee::default_startup_timeout(args.timeout.unwrap_or_default())
+        }),
         pace: Duration::from_millis(args.delay.unwrap_or(watching_pause)),
         engine_program: std::env::current_exe()
             .context("cannot find the kinrow program to start its bots")?,

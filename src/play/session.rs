@@ -11,6 +11,7 @@ use crate::client::{
     join_words, ClientError, Dialect, EngineCommand, EngineLink, GomocupOptions, StderrTo,
 };
 use crate::records::{Ending, Format, RecordedGame};
+use crate::referee::seeds::{derive_seed, Stream};
 use crate::rules::{Outcome, Player};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
@@ -19,12 +20,14 @@ use std::time::Duration;
 /// How engines are started and paced.
 #[derive(Clone, Debug)]
 pub struct Options {
-    /// Seed of the first participant's bot; the second gets the next one.
+    /// The session seed; each participant's bot gets a seed derived from it.
     pub seed: u64,
     /// Time per move for bots, in milliseconds (`None`: the engine's default).
     pub movetime: Option<u64>,
-    /// Longest wait for any engine answer.
+    /// Longest wait for any engine answer in a game.
     pub timeout: Duration,
+    /// Longest wait for a freshly started engine's first answer.
+    pub startup_timeout: Duration,
     /// Pause after each move when no person plays.
     pub pace: Duration,
     /// The `kinrow` program that runs the built-in bots.
@@ -211,22 +214,17 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
         };
         Entrant {
             spec,
-            seed: options.seed.wrapping_add(side.index() as u64),
+            // Each seat's own stream of the session seed (not seed + seat:
+            // that would give one session's O the next session's X).
+            seed: derive_seed(options.seed, Stream::PlaySeat, &[side.index() as u64]),
             player: Participant { name, engine: None },
         }
     });
     for entrant in &mut entrants {
         if !entrant.spec.is_human() {
-            let mut engine = start(entrant, options, setup.geometry)?;
-            if let SeatSpec::Engine(command) = &entrant.spec {
-                let argv = &command.argv;
-                // The first exchange also shows whether the program speaks
-                // at all: one that doesn't is a setup error, said at once.
-                match engine.name() {
-                    Ok(Some(name)) => entrant.player.name = name,
-                    Ok(None) => {}
-                    Err(fault) => anyhow::bail!("the engine `{}` {fault}", shown_command(argv)),
-                }
+            let (engine, name) = start(entrant, options, setup.geometry)?;
+            if let (SeatSpec::Engine(_), Some(name)) = (&entrant.spec, name) {
+                entrant.player.name = name;
             }
             entrant.player.engine = Some(engine);
         }
@@ -247,19 +245,20 @@ fn restart_failed(
 ) -> anyhow::Result<()> {
     for entrant in entrants.iter_mut() {
         if !entrant.spec.is_human() && entrant.player.engine.is_none() {
-            let engine = start(entrant, options, geometry)?;
-            entrant.player.engine = Some(engine);
+            entrant.player.engine = Some(start(entrant, options, geometry)?.0);
         }
     }
     Ok(())
 }
 
-/// Starts the engine of one entrant.
+/// Starts the engine of one entrant and asks its name, within the start-up
+/// deadline: an engine that does not speak at all is a setup error, said
+/// at once.
 fn start(
     entrant: &Entrant,
     options: &Options,
     geometry: crate::rules::Geometry,
-) -> anyhow::Result<EngineSeat> {
+) -> anyhow::Result<(EngineSeat, Option<String>)> {
     let command = match &entrant.spec {
         SeatSpec::Human => anyhow::bail!("a person has no engine"),
         SeatSpec::Bot(bot) => {
@@ -300,12 +299,16 @@ fn start(
     // The wait covers the thinking time asked for, on top of the timeout.
     let timeout = options.timeout + Duration::from_millis(options.movetime.unwrap_or(0));
     let mut seat = EngineSeat::new(Box::new(process), timeout);
+    let name = match seat.first_contact(options.startup_timeout) {
+        Ok(name) => name,
+        Err(fault) => anyhow::bail!("the engine `{}` {fault}", shown_command(argv)),
+    };
     if let (SeatSpec::Engine(_), Some(ms)) = (&entrant.spec, options.movetime) {
         // Not every engine has this option; one that refuses it plays at its
         // own pace.
         let _ = seat.set_option("movetime", &ms.to_string());
     }
-    Ok(seat)
+    Ok((seat, name))
 }
 
 /// An engine command line as it could be typed again, safe to print.

@@ -4,7 +4,7 @@ use super::command::{parse_line, Command, Parsed, Shape};
 use super::error::{ErrorKind, ProtocolError};
 use super::reader::{read_line_bounded, LineRead, MAX_LINE};
 use super::write_response;
-use crate::bots::{move_time, Bot, BotKind, Limits, DEFAULT_MOVETIME};
+use crate::bots::{move_time, Bot, BotKind, Limits, OptionError, DEFAULT_MOVETIME};
 use crate::rules::{clip, Board, Cell, Geometry, IllegalMove, Outcome};
 use std::io::{self, BufReader, Read, Write};
 use std::time::Duration;
@@ -39,6 +39,11 @@ pub struct Engine {
     bot: Box<dyn Bot>,
     seed: u64,
     movetime: Duration,
+    /// Bot options set so far (`set depth 3`), in order, each kept for the
+    /// whole session: applied to the bot now playing if it has the option,
+    /// and to every bot chosen later that has it. So `set depth 3` works
+    /// before `set bot minimax` as well as after.
+    bot_options: Vec<(String, String)>,
     /// `set timeleft`: what is left on this side's game clock (until the
     /// next `newgame`), counted down by each move's time until told again;
     /// moves then get a share of it.
@@ -59,6 +64,7 @@ impl Engine {
             bot: config.bot.build(config.seed),
             seed: config.seed,
             movetime: config.movetime.unwrap_or(DEFAULT_MOVETIME),
+            bot_options: Vec::new(),
             time_left: None,
         }
     }
@@ -208,6 +214,10 @@ impl Engine {
                     ProtocolError::new(ErrorKind::InvalidOption, e.to_string())
                 })?;
                 self.bot = kind.build(self.seed);
+                for (name, value) in &self.bot_options {
+                    // Checked when set; a bot without the option ignores it.
+                    let _ = self.bot.set_option(name, value);
+                }
             }
             "seed" => {
                 let seed: u64 = value
@@ -242,12 +252,32 @@ impl Engine {
                     })?;
                 self.time_left = Some(Duration::from_millis(ms));
             }
-            _ => self
-                .bot
-                .set_option(name, value)
-                .map_err(|e| ProtocolError::new(ErrorKind::InvalidOption, e.to_string()))?,
+            _ => {
+                self.check_bot_option(name, value)
+                    .map_err(|e| ProtocolError::new(ErrorKind::InvalidOption, e.to_string()))?;
+                self.bot_options.retain(|(n, _)| n != name);
+                self.bot_options.push((name.to_string(), value.to_string()));
+            }
         }
         Ok(())
+    }
+
+    /// Sets a bot option on the bot now playing if it has it, else checks
+    /// it on the bots that have it; an option no bot has, or a value the
+    /// bot that has it refuses, is an error.
+    fn check_bot_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
+        match self.bot.set_option(name, value) {
+            Err(OptionError::Unknown(_)) => {}
+            done => return done,
+        }
+        let current = self.bot.kind();
+        for kind in BotKind::ALL.into_iter().filter(|&k| k != current) {
+            match kind.build(self.seed).set_option(name, value) {
+                Err(OptionError::Unknown(_)) => {}
+                checked => return checked,
+            }
+        }
+        Err(OptionError::Unknown(name.to_string()))
     }
 
     fn show(&self) -> String {

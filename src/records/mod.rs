@@ -204,7 +204,7 @@ pub fn convert_games(
 ) -> anyhow::Result<usize> {
     use anyhow::Context;
     std::fs::metadata(games_out).with_context(|| format!("cannot read {}", games_out.display()))?;
-    let past = crate::referee::PastGames::read(games_out)?;
+    let past = crate::referee::PastGames::read(games_out, crate::referee::files::MAX_RECORDS_FILE)?;
     std::fs::create_dir_all(out_dir)
         .with_context(|| format!("cannot create {}", out_dir.display()))?;
     let mut written = 0;

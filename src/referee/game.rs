@@ -5,6 +5,7 @@
 //! reply has a deadline; anything wrong ends the game as a loss for the
 //! engine at fault, with the reason.
 
+use super::detail_text;
 use crate::client::{ClientError, EngineLink, Response};
 use crate::rules::{Board, Cell, Geometry, Player};
 use serde::{Deserialize, Serialize};
@@ -164,18 +165,46 @@ fn is_row_and_column(text: &str) -> bool {
         })
 }
 
-/// Reads one reply that must be a success (for `newgame` and `move`).
+/// Reads one reply that must be a success (for `newgame`, `set` and
+/// `move`). A success that is a move (other than the echo of the move
+/// told) is a reply out of step: a second answer to the engine's last
+/// `genmove`, which every later reply would follow one place late.
 fn expect_ok(engine: &mut EngineLink, deadline: Instant, what: &str) -> Result<(), Stop> {
     let r = engine.read_response(deadline)?;
+    let text = r.text.trim();
+    let echo = what.strip_prefix("move ") == Some(text);
+    if r.success && text.parse::<Cell>().is_ok() && !echo {
+        return Err(Stop::Fault(
+            Reason::Malformed,
+            format!(
+                "answered genmove twice: a second reply '{}' came where the reply to '{what}' \
+                 was due",
+                detail_text(text)
+            ),
+        ));
+    }
     if r.success {
         Ok(())
     } else {
-        let text = crate::rules::clip(&r.text);
         Err(Stop::Fault(
             Reason::Refused,
-            format!("'{what}' refused: {text}"),
+            format!("'{what}' refused: {}", detail_text(&r.text)),
         ))
     }
+}
+
+/// A reply already read that answers no request: after its last `genmove`
+/// was answered, the engine sent another reply.
+fn unasked(engine: &mut EngineLink) -> Option<Stop> {
+    let extra = engine.unasked_reply()?;
+    let mark = if extra.success { '=' } else { '?' };
+    Some(Stop::Fault(
+        Reason::Malformed,
+        format!(
+            "answered genmove twice: a second reply '{mark} {}' came with no request",
+            detail_text(&extra.text)
+        ),
+    ))
 }
 
 /// Reads the replies to a set-up (`newgame`, `set seed`, `set movetime`,
@@ -254,6 +283,11 @@ pub fn play_game(
             }
             text.push_str("genmove\n");
         }
+        if let Some(stop) = unasked(engines[side.index()]) {
+            pending_setup[side.index()] = false;
+            failed.get_or_insert((side, stop));
+            continue;
+        }
         sent_at[side.index()] = Instant::now();
         if let Err(e) = engines[side.index()].send(&text) {
             pending_setup[side.index()] = false;
@@ -300,6 +334,9 @@ pub fn play_game(
         let settle = std::mem::take(&mut pending_setup[side.index()]);
         let mut exchange = || -> Result<Response, Stop> {
             if ply > 1 {
+                if let Some(stop) = unasked(engine) {
+                    return Err(stop);
+                }
                 engine.send(&buf)?;
             }
             if settle {
@@ -342,21 +379,21 @@ pub fn play_game(
         let stop = match reply {
             Ok(r) if !r.success => Stop::Fault(
                 Reason::Refused,
-                format!("genmove refused: {}", crate::rules::clip(&r.text)),
+                format!("genmove refused: {}", detail_text(&r.text)),
             ),
             Ok(r) => match r.text.trim().parse::<Cell>() {
                 Err(_) if is_row_and_column(&r.text) => Stop::Fault(
                     Reason::Illegal,
                     format!(
                         "{} is off the {}x{} board",
-                        crate::rules::clip(r.text.trim()),
+                        detail_text(r.text.trim()),
                         geo.rows(),
                         geo.cols()
                     ),
                 ),
                 Err(_) => Stop::Fault(
                     Reason::Malformed,
-                    format!("genmove reply '{}'", crate::rules::clip(&r.text)),
+                    format!("genmove reply '{}'", detail_text(&r.text)),
                 ),
                 Ok(cell) => match board.try_play(cell) {
                     Err(e) => Stop::Fault(Reason::Illegal, format!("{cell}: {e}")),
@@ -367,6 +404,14 @@ pub fn play_game(
                     }
                 },
             },
+            // The referee's deadline ran out (not the engine's own clock).
+            Err(Stop::Fault(Reason::Timeout, _)) if !late => Stop::Fault(
+                Reason::Timeout,
+                format!(
+                    "no reply within {} ms, the move deadline (--timeout)",
+                    setup.timeout.as_millis()
+                ),
+            ),
             Err(stop) => stop,
         };
         break Err((side, stop));

@@ -1,6 +1,6 @@
 //! The referee: tournaments between engine processes (DESIGN §4).
 //!
-//! - [`words`]: engine commands split into words as a shell would.
+//! - [`files`]: input files read within bounds; outputs that must differ.
 //! - [`game`]: one game between two processes, every move checked.
 //! - [`openings`]: random openings and openings files.
 //! - [`records`]: the game records of `--games-out`, written and read back
@@ -8,13 +8,16 @@
 //! - [`tournament`]: start-up checks, scheduling over worker threads,
 //!   records, progress and Ctrl-C.
 //! - [`report`]: per-pairing tallies, the text report and the JSON summary.
+//! - [`seeds`]: the seeds of engines and openings, derived from the run's.
 //! - [`stats`]: the statistics as pure functions.
 
+pub mod files;
 pub mod game;
 pub mod openings;
 pub mod records;
 pub mod report;
 mod resume;
+pub mod seeds;
 pub mod stats;
 pub mod tournament;
 
@@ -23,6 +26,7 @@ pub use openings::{
     OpeningSource,
 };
 pub use records::PastGames;
+pub use seeds::{derive_seed, Stream};
 pub use tournament::{run, RunOutcome};
 
 use crate::client::Dialect;
@@ -70,6 +74,33 @@ impl FromStr for EngineSpec {
     }
 }
 
+/// The longest fault detail kept in records and `referee.log`, in
+/// characters: a whole reason (an engine's message, its reply), bounded.
+pub const MAX_DETAIL: usize = 300;
+
+/// Text from an engine (a reply, a message) as it goes into a fault's
+/// detail: whole up to [`MAX_DETAIL`] characters (then cut, with `...`),
+/// control characters spelt out so that a detail stays one line of
+/// `referee.log`.
+pub fn detail_text(text: &str) -> String {
+    let mut out: String = text
+        .chars()
+        .take(MAX_DETAIL)
+        .flat_map(|c| {
+            let escaped: Vec<char> = if c.is_control() {
+                c.escape_default().collect()
+            } else {
+                vec![c]
+            };
+            escaped
+        })
+        .collect();
+    if text.chars().count() > MAX_DETAIL {
+        out.push_str("...");
+    }
+    out
+}
+
 /// A checked configuration for a run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -92,8 +123,11 @@ pub struct Config {
     pub write_gap: Duration,
     /// One SGF file per finished game.
     pub sgf_dir: Option<PathBuf>,
-    /// The hard deadline for every reply.
+    /// The hard deadline for every reply during games.
     pub timeout: Duration,
+    /// The deadline for a fresh engine process's first answers (see
+    /// [`default_startup_timeout`]).
+    pub startup_timeout: Duration,
     /// How long engines get to exit after `quit` before SIGKILL.
     pub grace: Duration,
     pub seed: u64,
@@ -112,6 +146,29 @@ pub struct Config {
     pub progress: bool,
 }
 
+impl Config {
+    /// The run's files, to check before any game (see [`files`]).
+    pub fn files(&self) -> files::RunFiles<'_> {
+        files::RunFiles {
+            json: self.json.as_deref(),
+            games_out: self.games_out.as_deref(),
+            log_dir: self.log_dir.as_deref(),
+            sgf_dir: self.sgf_dir.as_deref(),
+            openings_file: match &self.openings {
+                OpeningSource::File { path, .. } => Some(path),
+                OpeningSource::Random { .. } => None,
+            },
+        }
+    }
+
+    /// The games in the run's schedule: every pairing of two engines plays
+    /// `games`.
+    pub fn total_games(&self) -> u64 {
+        let n = self.engines.len() as u64;
+        n * n.saturating_sub(1) / 2 * u64::from(self.games)
+    }
+}
+
 /// The default deadline: the move time plus a margin, else 10 s.
 pub fn default_timeout(movetime_ms: Option<u64>) -> Duration {
     match movetime_ms {
@@ -120,17 +177,11 @@ pub fn default_timeout(movetime_ms: Option<u64>) -> Duration {
     }
 }
 
-/// A well-mixed 64-bit value from a seed and a few coordinates (SplitMix64
-/// steps), so per-game seeds and openings are independent but replayable.
-pub fn derive_seed(seed: u64, parts: &[u64]) -> u64 {
-    let mut z = seed;
-    for &p in parts.iter().chain(std::iter::once(&0x5eed)) {
-        z = z.wrapping_add(p).wrapping_add(0x9e37_79b9_7f4a_7c15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^= z >> 31;
-    }
-    z
+/// The default start-up deadline: 10 s, or the move deadline if longer.
+/// Starting an interpreter on a loaded machine can take seconds; a run
+/// that allows long replies allows as long a start.
+pub fn default_startup_timeout(timeout: Duration) -> Duration {
+    timeout.max(Duration::from_secs(10))
 }
 
 #[cfg(test)]
@@ -158,12 +209,12 @@ mod tests {
     }
 
     #[test]
-    fn derived_seeds_differ_by_part() {
-        let s = derive_seed(1, &[2, 0]);
-        assert_eq!(s, derive_seed(1, &[2, 0]));
-        assert_ne!(s, derive_seed(1, &[2, 1]));
-        assert_ne!(s, derive_seed(2, &[2, 0]));
-        assert_ne!(derive_seed(0, &[1, 0]), derive_seed(0, &[0, 1]));
+    fn details_are_whole_up_to_their_bound_and_one_line() {
+        let reason = "brain error: the brain answered TURN 7,7 with 'ERROR out of memory'";
+        assert_eq!(detail_text(reason), reason);
+        let long = "x".repeat(MAX_DETAIL + 50);
+        assert_eq!(detail_text(&long), format!("{}...", "x".repeat(MAX_DETAIL)));
+        assert_eq!(detail_text("a\nb\tc\u{1b}[2J"), "a\\nb\\tc\\u{1b}[2J");
     }
 
     #[test]
@@ -171,5 +222,8 @@ mod tests {
         assert_eq!(default_timeout(None), Duration::from_secs(10));
         assert_eq!(default_timeout(Some(100)), Duration::from_millis(1100));
         assert_eq!(default_timeout(Some(4000)), Duration::from_millis(6000));
+        let secs = Duration::from_secs;
+        assert_eq!(default_startup_timeout(secs(1)), secs(10));
+        assert_eq!(default_startup_timeout(secs(30)), secs(30));
     }
 }

@@ -3,12 +3,13 @@
 //! play the same one), either random plies from the run's seed or lines of
 //! an openings file.
 
-use super::derive_seed;
+use super::files;
+use super::seeds::{derive_seed, Stream};
 use crate::rules::{parse_coordinate, Board, Cell, Geometry};
 use anyhow::Context;
 use std::borrow::Cow;
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::str::FromStr;
 
 /// Where a run's openings come from.
@@ -132,55 +133,124 @@ pub fn parse_openings(text: &str, geometry: Geometry) -> Result<Vec<Vec<Cell>>, 
     let mut openings = Vec::new();
     let mut board = Board::new(geometry);
     for (index, raw) in text.lines().enumerate() {
-        let line = index + 1;
-        let err = |message: String| BookError {
-            line: Some(line),
-            message,
-        };
-        let content = raw.split('#').next().unwrap_or("");
-        let words: Vec<&str> = content.split_whitespace().collect();
-        if words.is_empty() {
-            continue;
+        if parse_line(raw, index + 1, &mut board)? {
+            openings.push(board.moves().collect());
         }
-        if !words.len().is_multiple_of(2) {
-            return Err(err(format!(
-                "{} numbers: expected pairs of row and column",
-                words.len()
-            )));
-        }
-        board.clear();
-        for (n, pair) in words.chunks(2).enumerate() {
-            let stone = n + 1;
-            let (r, c) = match (parse_coordinate(pair[0]), parse_coordinate(pair[1])) {
-                (Ok(r), Ok(c)) => (r, c),
-                (Err(e), _) | (_, Err(e)) => return Err(err(format!("stone {stone}: {e}"))),
-            };
-            let cell = Cell::from_one_based(r, c).ok_or_else(|| {
-                err(format!(
-                    "stone {stone}: {r} {c} is off the {}x{} board",
-                    geometry.rows(),
-                    geometry.cols()
-                ))
-            })?;
-            match board.try_play(cell) {
-                Err(e) => return Err(err(format!("stone {stone}: {e}"))),
-                Ok(Some(outcome)) => {
-                    return Err(err(format!(
-                        "stone {stone} ({cell}) ends the game ({outcome}); an opening must leave it undecided"
-                    )))
-                }
-                Ok(None) => {}
-            }
-        }
-        openings.push(board.moves().collect());
     }
     if openings.is_empty() {
-        return Err(BookError {
-            line: None,
-            message: "no openings in the file (only blank lines and comments)".into(),
-        });
+        return Err(no_openings());
     }
     Ok(openings)
+}
+
+fn no_openings() -> BookError {
+    BookError {
+        line: None,
+        message: "no openings in the file (only blank lines and comments)".into(),
+    }
+}
+
+/// Plays line `line` of an openings file on `board` (cleared first): true
+/// if it holds an opening (then on the board), false for a blank line or a
+/// comment.
+fn parse_line(raw: &str, line: usize, board: &mut Board) -> Result<bool, BookError> {
+    let geometry = board.geometry();
+    let err = |message: String| BookError {
+        line: Some(line),
+        message,
+    };
+    let content = raw.split('#').next().unwrap_or("");
+    let words: Vec<&str> = content.split_whitespace().collect();
+    if words.is_empty() {
+        return Ok(false);
+    }
+    if !words.len().is_multiple_of(2) {
+        return Err(err(format!(
+            "{} numbers: expected pairs of row and column",
+            words.len()
+        )));
+    }
+    board.clear();
+    for (n, pair) in words.chunks(2).enumerate() {
+        let stone = n + 1;
+        let (r, c) = match (parse_coordinate(pair[0]), parse_coordinate(pair[1])) {
+            (Ok(r), Ok(c)) => (r, c),
+            (Err(e), _) | (_, Err(e)) => return Err(err(format!("stone {stone}: {e}"))),
+        };
+        let cell = Cell::from_one_based(r, c).ok_or_else(|| {
+            err(format!(
+                "stone {stone}: {r} {c} is off the {}x{} board",
+                geometry.rows(),
+                geometry.cols()
+            ))
+        })?;
+        match board.try_play(cell) {
+            Err(e) => return Err(err(format!("stone {stone}: {e}"))),
+            Ok(Some(outcome)) => {
+                return Err(err(format!(
+                    "stone {stone} ({cell}) ends the game ({outcome}); an opening must leave it undecided"
+                )))
+            }
+            Ok(None) => {}
+        }
+    }
+    Ok(true)
+}
+
+/// Openings stored one after another: a file of millions of short lines
+/// takes a few bytes per opening, not an allocation each.
+#[derive(Clone, Debug, Default)]
+struct Book {
+    cells: Vec<Cell>,
+    /// Where each opening ends in `cells`.
+    ends: Vec<u32>,
+}
+
+impl Book {
+    fn push(&mut self, opening: impl IntoIterator<Item = Cell>) {
+        self.cells.extend(opening);
+        // Fits: the file is at most MAX_OPENINGS_FILE bytes.
+        self.ends.push(self.cells.len() as u32);
+    }
+
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    fn get(&self, i: usize) -> Option<&[Cell]> {
+        let end = *self.ends.get(i)? as usize;
+        let start = match i {
+            0 => 0,
+            _ => self.ends[i - 1] as usize,
+        };
+        Some(&self.cells[start..end])
+    }
+
+    /// Reads an openings file within [`files::MAX_OPENINGS_FILE`] bytes and
+    /// [`files::MAX_LINE`] bytes a line.
+    fn read(path: &Path, geometry: Geometry) -> anyhow::Result<Book> {
+        let what = "openings file";
+        let mut lines = files::BoundedLines::open(path, what, files::MAX_OPENINGS_FILE, false)?
+            .ok_or_else(|| anyhow::anyhow!("cannot read the openings file {}", path.display()))?;
+        let mut book = Book::default();
+        let mut board = Board::new(geometry);
+        let mut buf = Vec::new();
+        let in_file = || format!("openings file {}", path.display());
+        while lines.next_line(&mut buf)?.is_some() {
+            let line = lines.number();
+            let text = std::str::from_utf8(&buf).map_err(|e| BookError {
+                line: Some(line),
+                message: format!("not UTF-8 text (byte {})", e.valid_up_to() + 1),
+            });
+            if parse_line(text.with_context(in_file)?, line, &mut board).with_context(in_file)? {
+                book.push(board.moves());
+            }
+        }
+        if book.len() == 0 {
+            return Err(no_openings()).with_context(in_file);
+        }
+        Ok(book)
+    }
 }
 
 /// The opening of every round of a run. Random openings are made when a
@@ -193,10 +263,10 @@ pub struct Openings {
     /// A file's openings; for random ones, round 0's (checked to exist, and
     /// used should a later round find none, which is all but impossible
     /// once one exists).
-    lines: Vec<Vec<Cell>>,
+    lines: Book,
     /// The cycle of line indices the rounds go through; `None`: the lines
     /// in their order.
-    cycle: Option<Vec<usize>>,
+    cycle: Option<Vec<u32>>,
     /// How the openings were made, for the report's head.
     description: String,
 }
@@ -208,9 +278,11 @@ impl Openings {
         match source {
             OpeningSource::Random { plies } => {
                 let first = random_opening(geometry, *plies, Self::round_seed(seed, 0))?;
+                let mut lines = Book::default();
+                lines.push(first);
                 Ok(Openings {
                     random: Some((geometry, *plies, seed)),
-                    lines: vec![first],
+                    lines,
                     cycle: None,
                     description: format!(
                         "{plies} opening {}",
@@ -219,25 +291,16 @@ impl Openings {
                 })
             }
             OpeningSource::File { path, order } => {
-                let bytes = std::fs::read(path)
-                    .with_context(|| format!("cannot read the openings file {}", path.display()))?;
-                let text = String::from_utf8(bytes).map_err(|e| {
-                    anyhow::anyhow!(
-                        "openings file {}: not UTF-8 text (byte {})",
-                        path.display(),
-                        e.utf8_error().valid_up_to()
-                    )
-                })?;
-                let lines = parse_openings(&text, geometry)
-                    .with_context(|| format!("openings file {}", path.display()))?;
+                let lines = Book::read(path, geometry)?;
                 let cycle = match order {
                     OpeningOrder::Sequential => None,
                     OpeningOrder::Random => {
                         use rand::rngs::SmallRng;
                         use rand::seq::SliceRandom;
                         use rand::SeedableRng;
-                        let mut rng = SmallRng::seed_from_u64(derive_seed(seed, &[u64::MAX - 1]));
-                        let mut cycle: Vec<usize> = (0..lines.len()).collect();
+                        let mut rng =
+                            SmallRng::seed_from_u64(derive_seed(seed, Stream::OpeningOrder, &[]));
+                        let mut cycle: Vec<u32> = (0..lines.len() as u32).collect();
                         cycle.shuffle(&mut rng);
                         Some(cycle)
                     }
@@ -264,7 +327,7 @@ impl Openings {
     }
 
     fn round_seed(seed: u64, round: usize) -> u64 {
-        derive_seed(seed, &[u64::MAX, round as u64])
+        derive_seed(seed, Stream::Opening, &[round as u64])
     }
 
     /// The opening of round `round` (empty if there are no openings).
@@ -272,14 +335,14 @@ impl Openings {
         if let Some((geometry, plies, seed)) = self.random {
             return match random_opening(geometry, plies, Self::round_seed(seed, round)) {
                 Ok(cells) => Cow::Owned(cells),
-                Err(_) => Cow::Borrowed(&self.lines[0]),
+                Err(_) => Cow::Borrowed(self.lines.get(0).unwrap_or(&[])),
             };
         }
         let line = match &self.cycle {
-            Some(cycle) if !cycle.is_empty() => cycle[round % cycle.len()],
+            Some(cycle) if !cycle.is_empty() => cycle[round % cycle.len()] as usize,
             _ => round % self.lines.len().max(1),
         };
-        Cow::Borrowed(self.lines.get(line).map_or(&[][..], |l| &l[..]))
+        Cow::Borrowed(self.lines.get(line).unwrap_or(&[]))
     }
 
     /// How the openings were made: `1 opening ply`, `5 openings from FILE`.

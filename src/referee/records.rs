@@ -1,17 +1,34 @@
-//! The game records of `--games-out` (schema 1): one JSON line per finished
+//! The game records of `--games-out` (schema 2): one JSON line per finished
 //! game, written as each game finishes and read back by `--resume`.
+//!
+//! Schema 2 differs from schema 1 in one field, `schema`, and in what a
+//! seed means: since schema 2 the engines' seeds and the openings are
+//! derived by a full mix of the run's seed with the game (see
+//! [`super::seeds`]). A schema 1 game can't be played again by this
+//! referee, so `--resume` refuses schema 1 records, naming the line.
 
 use super::game::Reason;
 use super::report::BoardInfo;
 use crate::rules::{Cell, Player};
-use anyhow::Context;
+use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+/// The schema of the records this referee writes.
+pub const RECORD_SCHEMA: u32 = 2;
+
+/// The schema of a record that has no `schema` field: the first one.
+fn schema_one() -> u32 {
+    1
+}
+
 /// One line of `--games-out`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
+    /// [`RECORD_SCHEMA`] when written; records without it are schema 1.
+    #[serde(default = "schema_one")]
+    pub schema: u32,
     /// Index in the schedule (0-based).
     pub game: usize,
     /// The pair it belongs to (same opening, colours swapped).
@@ -119,6 +136,30 @@ pub fn write_record(out: &mut impl Write, record: &GameRecord) -> anyhow::Result
     Ok(())
 }
 
+/// `a line without a newline ('my notes', 8 bytes)`, for messages.
+fn unfinished_text(line: &[u8]) -> String {
+    let text = String::from_utf8_lossy(line);
+    let shown: String = text.chars().take(40).flat_map(char::escape_debug).collect();
+    let more = if text.chars().count() > 40 { "..." } else { "" };
+    format!(
+        "a line without a newline ('{shown}{more}', {} bytes)",
+        line.len()
+    )
+}
+
+/// Why a record of another schema can't be resumed.
+pub(super) fn schema_refusal(schema: u32) -> String {
+    let writer = if schema < RECORD_SCHEMA {
+        "an older referee, which derived the seeds of games differently"
+    } else {
+        "a newer referee"
+    };
+    format!(
+        "a record of schema {schema}, written by {writer}: this referee (schema {RECORD_SCHEMA}) \
+         cannot play the rest of that run; start a new --games-out file"
+    )
+}
+
 /// The records already in a `--games-out` file, read for `--resume`.
 #[derive(Clone, Debug, Default)]
 pub struct PastGames {
@@ -136,49 +177,65 @@ pub struct PastGames {
     needs_newline: bool,
 }
 
+/// How a record line starts, as [`write_record`] writes it: a line cut off
+/// while being written starts so, or is the start of this.
+const RECORD_HEAD: &[u8] = br#"{"schema":2,"game":"#;
+
+/// Whether an unfinished line can be a record cut off while being written.
+fn starts_like_a_record(line: &[u8]) -> bool {
+    line.starts_with(RECORD_HEAD) || RECORD_HEAD.starts_with(line)
+}
+
 impl PastGames {
-    /// Reads the records in `path`; a missing file holds none. A line that
-    /// is not a record is an error naming it, except an unfinished last line
-    /// (no newline, not a whole record), which is ignored.
-    pub fn read(path: &Path) -> anyhow::Result<PastGames> {
+    /// Reads the records in `path`, at most `max_bytes` of them (see
+    /// [`super::files::records_limit`]) in lines of at most
+    /// [`super::files::MAX_LINE`]; a missing file holds none. A line that
+    /// is not a record is an error naming it. The one exception is an
+    /// unfinished last line (no newline) that follows whole records and
+    /// starts like one: a run killed while writing it. It is ignored, and
+    /// cut off by [`PastGames::tidy`]. Nothing is changed here.
+    pub fn read(path: &Path, max_bytes: u64) -> anyhow::Result<PastGames> {
         let mut past = PastGames {
             path: path.to_path_buf(),
             ..PastGames::default()
         };
-        let bytes = match std::fs::read(path) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(past),
-            Err(e) => return Err(e).with_context(|| format!("cannot read {}", path.display())),
+        let what = "--games-out file";
+        let Some(mut lines) = super::files::BoundedLines::open(path, what, max_bytes, true)? else {
+            return Ok(past);
         };
-        let mut start = 0usize;
-        let mut number = 0usize;
-        while start < bytes.len() {
-            number += 1;
-            let (end, complete) = match bytes[start..].iter().position(|&b| b == b'\n') {
-                Some(i) => (start + i, true),
-                None => (bytes.len(), false),
-            };
-            let line = &bytes[start..end];
-            let next = if complete { end + 1 } else { end };
-            if line.iter().all(u8::is_ascii_whitespace) {
-                start = next;
+        let mut buf = Vec::new();
+        while let Some(kind) = lines.next_line(&mut buf)? {
+            let number = lines.number();
+            let complete = kind == super::files::Line::Whole;
+            if buf.iter().all(u8::is_ascii_whitespace) {
                 if complete {
-                    past.keep = next as u64;
+                    past.keep = lines.offset();
                 }
                 continue;
             }
-            match serde_json::from_slice::<GameRecord>(line) {
+            match serde_json::from_slice::<GameRecord>(&buf) {
                 Ok(record) => {
                     past.records.push((number, record));
-                    past.keep = next as u64;
+                    past.keep = lines.offset();
                     past.needs_newline = !complete;
                 }
-                Err(_) if !complete => past.unfinished = Some((number, line.len())),
-                Err(e) => {
-                    anyhow::bail!("{} line {number} is not a game record: {e}", path.display())
+                Err(e) if complete => {
+                    bail!("{} line {number} is not a game record: {e}", path.display())
                 }
+                Err(_) if past.records.is_empty() => bail!(
+                    "{} holds no game record, only {}: not the records of a run to resume \
+                     (nothing was changed)",
+                    path.display(),
+                    unfinished_text(&buf)
+                ),
+                Err(_) if !starts_like_a_record(&buf) => bail!(
+                    "{} line {number} is not a game record nor the start of one: {} \
+                     (nothing was changed)",
+                    path.display(),
+                    unfinished_text(&buf)
+                ),
+                Err(_) => past.unfinished = Some((number, buf.len())),
             }
-            start = next;
         }
         Ok(past)
     }
@@ -216,6 +273,7 @@ mod tests {
 
     fn record(game: usize) -> GameRecord {
         GameRecord {
+            schema: RECORD_SCHEMA,
             game,
             pair: game / 2,
             x: "a".into(),
@@ -250,15 +308,16 @@ mod tests {
         let old = r#"{"game":0,"pair":0,"x":"a","o":"b","opening":[],"moves":[[1,1]],"result":"o","reason":"crash","fault_by":"a","detail":"output closed","time_ms":{"x":0,"o":0}}"#;
         let old: GameRecord = serde_json::from_str(old).unwrap();
         assert_eq!(
-            (old.seed, old.board, old.reason),
-            (None, None, Reason::Crash)
+            (old.schema, old.seed, old.board, old.reason),
+            (1, None, None, Reason::Crash)
         );
+        assert!(text.starts_with(r#"{"schema":2,"game":3,"#), "{text}");
     }
 
     fn read_text(tag: &str, text: &str) -> (anyhow::Result<PastGames>, PathBuf) {
         let path = std::env::temp_dir().join(format!("kinrow-past-{tag}-{}", std::process::id()));
         std::fs::write(&path, text).unwrap();
-        (PastGames::read(&path), path)
+        (PastGames::read(&path, 1 << 20), path)
     }
 
     #[test]
@@ -293,13 +352,24 @@ mod tests {
     }
 
     #[test]
+    fn only_the_start_of_a_record_looks_like_one() {
+        let whole = line(7);
+        for cut in [1, 5, RECORD_HEAD.len(), 40] {
+            assert!(starts_like_a_record(&whole.as_bytes()[..cut]), "{cut}");
+        }
+        for text in ["my notes", "{\"game\":1", "{\"schema\":1,\"game\":", " {"] {
+            assert!(!starts_like_a_record(text.as_bytes()), "{text}");
+        }
+    }
+
+    #[test]
     fn a_bad_line_before_the_end_is_an_error_naming_it() {
         let (past, path) = read_text("bad", &format!("{}{{\"game\": 1\n{}", line(0), line(2)));
         let e = format!("{:#}", past.unwrap_err());
         assert!(e.contains("line 2 is not a game record"), "{e}");
         std::fs::remove_file(&path).unwrap();
         let missing = std::env::temp_dir().join("kinrow-past-no-such-file");
-        let past = PastGames::read(&missing).unwrap();
+        let past = PastGames::read(&missing, 1 << 20).unwrap();
         assert!(past.records.is_empty() && past.seed().is_none());
     }
 }

@@ -261,12 +261,36 @@ fn elo_pm(e: &Estimate) -> String {
     format!("{:+.1} ± {:.1}", round(e.elo, 1), e.elo_error)
 }
 
-fn elo_text(e: &Estimate) -> String {
-    let mut s = elo_pm(e);
-    if e.corrected {
-        s.push_str(" (every game scored the same: estimated with ½ win and ½ loss added)");
+/// A rate a person can read: games per second when a second holds some,
+/// else games per minute, else minutes per game (never `0 games/s`).
+pub fn rate_text(games: u64, seconds: f64) -> String {
+    if games == 0 || seconds <= 0.0 {
+        return "no games finished".into();
     }
-    s
+    let per_second = games as f64 / seconds;
+    if per_second >= 10.0 {
+        format!("{per_second:.0} games/s")
+    } else if per_second >= 1.0 {
+        format!("{per_second:.1} games/s")
+    } else if per_second * 60.0 >= 1.0 {
+        format!("{:.1} games/min", per_second * 60.0)
+    } else {
+        format!("{:.1} min/game", seconds / games as f64 / 60.0)
+    }
+}
+
+/// The widest name shown in the ranking and crosstable, so that they fit
+/// in 80 columns; longer names are cut there (the pairings give them whole).
+const TABLE_NAME: usize = 26;
+
+/// `name`, cut to `width` characters with `...` when longer.
+fn table_name(name: &str, width: usize) -> String {
+    if name.chars().count() <= width {
+        name.to_string()
+    } else {
+        let head: String = name.chars().take(width.saturating_sub(3)).collect();
+        format!("{head}...")
+    }
 }
 
 /// The text report: the run's head, every pairing, and with three or more
@@ -283,21 +307,19 @@ pub fn text(
     let played: u64 = tallies.iter().map(|t| t.wdl.games()).sum();
     let _ = writeln!(
         out,
-        "referee: {} engines, {}, {} games per pairing, {}, concurrency {}, seed {}",
+        "referee: {} engines, {}, {} games per pairing, {}",
         engines.len(),
         g,
         info.games_per_pairing,
         info.openings,
-        info.concurrency,
-        info.seed
     );
+    let _ = writeln!(out, "concurrency {}, seed {}", info.concurrency, info.seed);
     let session = played.saturating_sub(info.resumed);
-    let rate = if info.seconds > 0.0 {
-        session as f64 / info.seconds
-    } else {
-        0.0
-    };
-    let timing = format!("{:.2} s ({rate:.0} games/s)", info.seconds);
+    let timing = format!(
+        "{:.2} s ({})",
+        info.seconds,
+        rate_text(session, info.seconds)
+    );
     let _ = writeln!(
         out,
         "{played} of {} games{}{}",
@@ -331,10 +353,16 @@ pub fn text(
         let _ = writeln!(
             out,
             "  Elo {}  LOS {}  draws {}",
-            elo_text(&e),
+            elo_pm(&e),
             pct(e.los),
             pct(t.wdl.draw_ratio())
         );
+        if e.corrected {
+            let _ = writeln!(
+                out,
+                "  (every game scored the same: estimated with ½ win and ½ loss added)"
+            );
+        }
         let p = t.penta.0;
         let _ = writeln!(
             out,
@@ -372,6 +400,9 @@ pub fn text(
             s.upper_bound
         );
     }
+    // Every line within 80 columns: prose wraps, the tables are made to fit.
+    let mut out = crate::cli::wrap_message(out.trim_end_matches('\n'));
+    out.push('\n');
     if engines.len() >= 3 {
         ranking(&mut out, engines, tallies);
     }
@@ -385,8 +416,11 @@ pub fn text(
     if !skipped.is_empty() {
         let _ = writeln!(
             out,
-            "\nstdout lines outside responses (skipped): {}",
-            skipped.join(", ")
+            "\n{}",
+            crate::cli::wrap_message(&format!(
+                "stdout lines outside responses (skipped): {}",
+                skipped.join(", ")
+            ))
         );
     }
     out
@@ -421,9 +455,13 @@ fn ranking(out: &mut String, engines: &[EngineInfo], tallies: &[PairingTally]) {
             .total_cmp(&share(&total[i]))
             .then(i.cmp(&j))
     });
-    let width = engines
+    let names: Vec<String> = engines
         .iter()
-        .map(|e| e.name.len())
+        .map(|e| table_name(&e.name, TABLE_NAME))
+        .collect();
+    let width = names
+        .iter()
+        .map(|n| n.chars().count())
         .max()
         .unwrap_or(4)
         .max(4);
@@ -443,32 +481,54 @@ fn ranking(out: &mut String, engines: &[EngineInfo], tallies: &[PairingTally]) {
             out,
             "  {:>2}  {:<width$}  {:>6}  {:>7}  {:>17}  {:>8}",
             rank + 1,
-            engines[i].name,
+            names[i],
             w.games(),
             score,
             elo,
             pct(w.draw_ratio())
         );
     }
+    // Columns are headed by rank; as many as fit in 80 columns go side by
+    // side, the rest follow in further blocks.
+    let cells: Vec<Vec<String>> = order
+        .iter()
+        .map(|&i| {
+            order
+                .iter()
+                .map(|&j| match i == j {
+                    true => "-".to_string(),
+                    false => format!("{}/{}", cross[i][j].points(), cross[i][j].games()),
+                })
+                .collect()
+        })
+        .collect();
+    let cell = cells
+        .iter()
+        .flatten()
+        .map(String::len)
+        .max()
+        .unwrap_or(1)
+        .max(3);
+    let label = 2 + 2 + 1 + width;
+    let per_block = ((crate::cli::TEXT_WIDTH - label) / (cell + 2)).max(1);
     let _ = writeln!(out, "\nCrosstable (points of the row against the column)");
-    let cell = 12.max(width);
-    let _ = write!(out, "  {:<width$}", "");
-    for &j in &order {
-        let _ = write!(out, "  {:>cell$}", engines[j].name);
-    }
-    let _ = writeln!(out);
-    for &i in &order {
-        let _ = write!(out, "  {:<width$}", engines[i].name);
-        for &j in &order {
-            let w = &cross[i][j];
-            let text = if i == j {
-                "-".to_string()
-            } else {
-                format!("{}/{}", w.points(), w.games())
-            };
-            let _ = write!(out, "  {text:>cell$}");
+    for first in (0..n).step_by(per_block) {
+        let columns = first..(first + per_block).min(n);
+        if first > 0 {
+            let _ = writeln!(out);
+        }
+        let _ = write!(out, "  {:>2} {:<width$}", "", "");
+        for j in columns.clone() {
+            let _ = write!(out, "  {:>cell$}", j + 1);
         }
         let _ = writeln!(out);
+        for (row, &i) in order.iter().enumerate() {
+            let _ = write!(out, "  {:>2} {:<width$}", row + 1, names[i]);
+            for j in columns.clone() {
+                let _ = write!(out, "  {:>cell$}", cells[row][j]);
+            }
+            let _ = writeln!(out);
+        }
     }
 }
 
@@ -476,6 +536,15 @@ fn ranking(out: &mut String, engines: &[EngineInfo], tallies: &[PairingTally]) {
 mod tests {
     use super::*;
     use std::time::Duration;
+
+    #[test]
+    fn rates_mean_something_fast_or_slow() {
+        assert_eq!(rate_text(5350, 1.0), "5350 games/s");
+        assert_eq!(rate_text(25, 10.0), "2.5 games/s");
+        assert_eq!(rate_text(3, 60.0), "3.0 games/min");
+        assert_eq!(rate_text(2, 600.0), "5.0 min/game");
+        assert_eq!(rate_text(0, 10.0), "no games finished");
+    }
 
     #[test]
     fn rounding_never_shows_a_negative_zero() {

@@ -10,7 +10,7 @@
 
 use super::game::{GameEnd, Reason};
 use super::openings::Openings;
-use super::records::{one_based, GameRecord, PastGames};
+use super::records::{one_based, schema_refusal, GameRecord, PastGames, RECORD_SCHEMA};
 use super::report::{BoardInfo, EngineInfo};
 use super::tournament::{Job, Schedule};
 use super::Config;
@@ -74,6 +74,9 @@ fn check_record(
     engines: &[EngineInfo],
 ) -> Result<PastGame, String> {
     let g = record.game;
+    if record.schema != RECORD_SCHEMA {
+        return Err(schema_refusal(record.schema));
+    }
     if let Some(seed) = record.seed.filter(|&s| s != config.seed) {
         return Err(format!(
             "game {g} was played with seed {seed}, this run's seed is {}",

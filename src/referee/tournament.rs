@@ -5,10 +5,13 @@
 
 use super::game::{play_game, GameEnd, GameSetup, Reason};
 use super::openings::Openings;
-use super::records::{one_based, write_record, GameRecord, GameResult, SkippedLines, TimeUsed};
+use super::records::{
+    one_based, write_record, GameRecord, GameResult, SkippedLines, TimeUsed, RECORD_SCHEMA,
+};
 use super::report::{self, EngineInfo, PairingTally, RunInfo, SprtStatus};
+use super::seeds::{derive_seed, Stream};
 use super::stats::SprtDecision;
-use super::{derive_seed, resume, Config};
+use super::{resume, Config};
 use crate::client::{ClientError, EngineCommand, EngineLink, GomocupOptions, StderrTo};
 use crate::rules::Player;
 use anyhow::{bail, Context};
@@ -52,6 +55,11 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
         let _ = std::fs::remove_file(path);
     }
     Ok(())
+}
+
+/// A note for people on stderr, within 80 columns.
+fn say(text: &str) {
+    eprintln!("{}", crate::cli::wrap_message(text));
 }
 
 /// One game of the schedule.
@@ -188,16 +196,6 @@ fn write_sgf(
         .with_context(|| format!("cannot write {}", path.display()))
 }
 
-/// How long a fresh process may take to answer its first request: the
-/// reply timeout; for a Gomocup brain (whose first request is `START`) at
-/// least 10 s, as real brains may take seconds to load.
-fn startup_timeout(config: &Config, dialect: crate::client::Dialect) -> Duration {
-    match dialect {
-        crate::client::Dialect::Kinrow => config.timeout,
-        crate::client::Dialect::Gomocup => config.timeout.max(Duration::from_secs(10)),
-    }
-}
-
 /// How Gomocup brains are driven in this run.
 fn gomocup_options(config: &Config) -> GomocupOptions {
     GomocupOptions {
@@ -242,19 +240,28 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
         let mut end = None;
         for (side, idx) in [(Player::X, job.x), (Player::O, job.o)] {
             if procs[idx].is_none() {
-                let wait = startup_timeout(config, config.engines[idx].dialect);
-                match shared.spawn(idx).and_then(|p| ready(p, wait)) {
+                match shared
+                    .spawn(idx)
+                    .and_then(|p| ready(p, config.startup_timeout))
+                {
                     Ok(p) => procs[idx] = Some(p),
                     Err(ClientError::Cancelled) => break,
                     Err(e) => {
-                        let reason = match e {
-                            ClientError::Timeout => Reason::Timeout,
-                            _ => Reason::Crash,
+                        let (reason, what) = match e {
+                            ClientError::Timeout => (
+                                Reason::Timeout,
+                                format!(
+                                    "did not answer protocol_version within {} ms, the start-up \
+                                     deadline (--startup-timeout)",
+                                    config.startup_timeout.as_millis()
+                                ),
+                            ),
+                            e => (Reason::Crash, e.to_string()),
                         };
                         end = Some(GameEnd::forfeit(
                             side,
                             reason,
-                            format!("a fresh process, before its first game: {e}"),
+                            format!("a fresh process, before its first game: {what}"),
                         ));
                         break;
                     }
@@ -274,8 +281,8 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
                     geometry: config.geometry,
                     opening: &opening,
                     seeds: [
-                        derive_seed(config.seed, &[game as u64, 0]),
-                        derive_seed(config.seed, &[game as u64, 1]),
+                        derive_seed(config.seed, Stream::Engine, &[game as u64, 0]),
+                        derive_seed(config.seed, Stream::Engine, &[game as u64, 1]),
                     ],
                     movetime_ms: config.movetime_ms,
                     timeout: config.timeout,
@@ -315,9 +322,10 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
     shutdown_all(procs.into_iter().flatten().collect(), config.grace);
 }
 
-/// Waits for a fresh process to answer `protocol_version` (within the
-/// timeout, as at the start-up check), so that starting the program — an
-/// interpreter loading, say — is not counted against its first move.
+/// Waits for a fresh process to answer `protocol_version` within the
+/// start-up deadline (as at the start-up check), so that starting the
+/// program — an interpreter loading, a brain reading its files — is not
+/// counted against its first move.
 fn ready(mut p: EngineLink, timeout: Duration) -> Result<EngineLink, ClientError> {
     p.request("protocol_version", timeout)?;
     Ok(p)
@@ -347,9 +355,10 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
         let mut p = EngineLink::spawn(&command, StderrTo::Discard, gomocup_options(config))
             .map_err(|e| e.to_string())?;
         p.set_cancel(Arc::clone(cancel));
-        let wait = startup_timeout(config, spec.dialect);
-        let deadline = Instant::now() + wait;
-        let ms = wait.as_millis();
+        // Starting is not moving: its own, more generous deadline (for a
+        // Gomocup brain too, whose first request is `START`).
+        let deadline = Instant::now() + config.startup_timeout;
+        let ms = config.startup_timeout.as_millis();
         let result = (|| {
             p.send(&format!(
                 "protocol_version\nname\nnewgame {} {} {} {}\n",
@@ -362,7 +371,10 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
             let mut name = None;
             for what in ["protocol_version", "name", "newgame"] {
                 let r = p.read_response(deadline).map_err(|e| match e {
-                    ClientError::Timeout => format!("did not answer {what} within {ms} ms"),
+                    ClientError::Timeout => format!(
+                        "did not answer {what} within {ms} ms, the start-up deadline \
+                         (--startup-timeout)"
+                    ),
                     ClientError::Closed => format!("exited before answering {what}"),
                     e => format!("{e} (waiting for {what})"),
                 })?;
@@ -370,7 +382,7 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
                     "protocol_version" if !r.success => {
                         return Err(format!(
                             "refused protocol_version: {}",
-                            crate::rules::clip(&r.text)
+                            super::detail_text(&r.text)
                         ))
                     }
                     "name" if r.success => name = Some(r.text.clone()),
@@ -381,7 +393,7 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
                             g.cols(),
                             g.k(),
                             g.rule(),
-                            crate::rules::clip(&r.text)
+                            super::detail_text(&r.text)
                         ))
                     }
                     _ => {}
@@ -397,7 +409,7 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
             } else {
                 format!(
                     "{e}; its stderr ends: {}",
-                    crate::rules::clip(tail.lines().last().unwrap_or(""))
+                    super::detail_text(tail.lines().last().unwrap_or(""))
                 )
             }
         });
@@ -495,6 +507,7 @@ impl Progress {
         } else {
             0.0
         };
+        let rate_text = report::rate_text(played, secs);
         let left = total.saturating_sub(done as usize) as f64;
         let eta = if rate > 0.0 { left / rate } else { 0.0 };
         let wdl = if let [t] = tallies {
@@ -504,7 +517,7 @@ impl Progress {
             format!("decisive {} drawn {draws}", done - draws)
         };
         eprint!(
-            "\r\x1b[K{done}/{total} games  {wdl}  {rate:.0} games/s  ETA {}:{:02}",
+            "\r\x1b[K{done}/{total} games  {wdl}  {rate_text}  ETA {}:{:02}",
             (eta as u64) / 60,
             (eta as u64) % 60
         );
@@ -542,6 +555,9 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     if config.resume.is_some() && config.games_out.is_none() {
         bail!("--resume needs --games-out: the records to resume from");
     }
+    // No file of the run may be another, nor a directory where a file is
+    // due (or the other way round): checked before anything is written.
+    config.files().check()?;
     for dir in [&config.log_dir, &config.sgf_dir].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
@@ -558,17 +574,17 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     };
     if let (Some(path), None) = (&config.games_out, &config.resume) {
         if std::fs::metadata(path).is_ok_and(|m| m.len() > 0) {
-            eprintln!(
+            say(&format!(
                 "referee: {} already holds records; appending (to continue that run instead, use --resume)",
                 path.display()
-            );
+            ));
         }
     }
     // Opened for appending: after `tidy` cuts an unfinished line off, the
     // next record still lands at the new end.
     let mut games_out = config.games_out.as_deref().map(open_append).transpose()?;
     let mut log = match &config.log_dir {
-        Some(dir) => Some(open_append(&dir.join("referee.log"))?),
+        Some(dir) => Some(open_append(&dir.join(super::files::REFEREE_LOG))?),
         None => None,
     };
 
@@ -593,10 +609,10 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         let past_games = resume::check(past, config, &schedule, &openings, &engines)?;
         past.tidy()?;
         if let Some((line, bytes)) = past.unfinished {
-            eprintln!(
+            say(&format!(
                 "referee: {}: ignored the unfinished last line {line} ({bytes} bytes, cut off when the run stopped) and removed it",
                 past.path.display()
-            );
+            ));
         }
         for g in &past_games {
             let a_side = if g.job.a_is_x { Player::X } else { Player::O };
@@ -614,7 +630,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         .sprt
         .is_some_and(|test| sprt_status(test, &tallies[0]).decision != SprtDecision::Continue);
     if let Some(past) = &config.resume {
-        eprintln!(
+        say(&format!(
             "referee: resuming from {}: {resumed} of {} games already played, {}",
             past.path.display(),
             schedule.total,
@@ -623,7 +639,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
             } else {
                 format!("{} to play", todo.len())
             }
-        );
+        ));
     }
     let shared = Shared {
         config,
@@ -675,6 +691,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
             let fault_by = f.end.fault_by.map(|p| if p == Player::X { xn } else { on });
             if let Some(out) = games_out.as_mut() {
                 let record = GameRecord {
+                    schema: RECORD_SCHEMA,
                     game: job.game,
                     pair: job.pair,
                     x: xn.to_string(),
@@ -701,7 +718,9 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                     // and again at the end; later failures are counted.
                     if write_errors.is_empty() {
                         progress.clear();
-                        eprintln!("referee: cannot write a record to --games-out: {e:#}");
+                        say(&format!(
+                            "referee: cannot write a record to --games-out: {e:#}"
+                        ));
                     }
                     write_errors.push(format!("game {}: {e:#}", job.game));
                 }
@@ -710,7 +729,9 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                 if let Err(e) = write_sgf(dir, &f, xn, on, &openings, config) {
                     if write_errors.is_empty() {
                         progress.clear();
-                        eprintln!("referee: cannot write an SGF record to --sgf-dir: {e:#}");
+                        say(&format!(
+                            "referee: cannot write an SGF record to --sgf-dir: {e:#}"
+                        ));
                     }
                     write_errors.push(format!("game {}: {e:#}", job.game));
                 }
@@ -743,7 +764,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                             log,
                             "game {}: {who} wrote {count} stdout lines outside responses (skipped), first: {:?}",
                             job.game,
-                            lines.first().map(|l| crate::rules::clip(l))
+                            lines.first().map(|l| super::detail_text(l))
                         );
                     }
                 }

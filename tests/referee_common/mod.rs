@@ -53,6 +53,28 @@ pub struct Run {
     pub games: Vec<Value>,
 }
 
+/// Stderr as one line per message: the referee wraps its messages at 80
+/// columns, continuation lines indented; this joins them back.
+pub fn unwrapped(stderr: &[u8]) -> String {
+    let text = String::from_utf8_lossy(stderr);
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in text.split('\n').enumerate() {
+        match line.strip_prefix("  ") {
+            Some(rest) if i > 0 => {
+                out.push(' ');
+                out.push_str(rest.trim_start());
+            }
+            _ => {
+                if i > 0 {
+                    out.push('\n');
+                }
+                out.push_str(line);
+            }
+        }
+    }
+    out
+}
+
 /// Reads the records a run wrote into `scratch`.
 pub fn records(scratch: &Scratch, output: Output) -> Run {
     let summary = std::fs::read_to_string(scratch.path("summary.json"))
@@ -66,7 +88,7 @@ pub fn records(scratch: &Scratch, output: Output) -> Run {
     games.sort_by_key(|g| g["game"].as_u64());
     Run {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+        stderr: unwrapped(&output.stderr),
         output,
         summary,
         games,
@@ -140,14 +162,19 @@ pub fn summary_without_time(run: &Run) -> Value {
     s
 }
 
-/// The text report without its timing line (the second).
-pub fn report_without_time(run: &Run) -> Vec<&str> {
-    run.stdout
+/// The text report's timing line: `N of M games in S s (R games/s)`, or
+/// `…: K resumed, P played in S s (…)`.
+pub fn timing_line(stdout: &str) -> &str {
+    stdout
         .lines()
-        .enumerate()
-        .filter(|&(i, _)| i != 1)
-        .map(|(_, l)| l)
-        .collect()
+        .find(|l| l.contains(" games in ") || l.contains(" played in "))
+        .unwrap_or_default()
+}
+
+/// The text report without its timing line.
+pub fn report_without_time(run: &Run) -> Vec<&str> {
+    let timing = timing_line(&run.stdout);
+    run.stdout.lines().filter(|&l| l != timing).collect()
 }
 
 /// Starts the referee with `args` plus the record arguments in the
