@@ -79,7 +79,14 @@ fn main() -> Result<()> {
     );
     println!(
         "{:<10} {:>13} {:>13} {:>7} {:>12} {:>10} {:>9} {:>12}",
-        "board", "bare/s", "in mcts/s", "ratio", "iterations/s", "proven", "max nodes", "longest move"
+        "board",
+        "bare/s",
+        "in mcts/s",
+        "ratio",
+        "iterations/s",
+        "proven",
+        "max nodes",
+        "longest move"
     );
     for b in &boards {
         let geo = parse_board(b)?;
