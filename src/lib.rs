@@ -7,6 +7,7 @@
 //! - [`dialects`]: the engine in the Gomocup brain protocol and in GTP with
 //!   GoGui's rules commands.
 //! - [`client`]: one engine process driven over its pipes, with deadlines.
+//! - [`solver`]: proves the value of positions on boards of up to 64 cells.
 //! - [`records`]: SGF and Piskvork `.psq` game records.
 //! - [`referee`]: tournaments between engine processes, with statistics.
 
@@ -19,3 +20,5 @@ pub mod protocol;
 pub mod records;
 pub mod referee;
 pub mod rules;
+pub mod solve;
+pub mod solver;

@@ -685,3 +685,26 @@ fn a_board_wider_than_the_window_asks_to_widen_it() {
         "{out}"
     );
 }
+
+#[test]
+fn the_hint_key_shows_the_value_of_every_move() {
+    // Hot seat on 3x3: after X 1 1 and O 1 2 (a losing reply), the hint
+    // shows X's winning moves with their distance; on a board over 64 cells
+    // it says why there is none.
+    let input = lines(&["1 1", "1 2", "a", "q", "n"]);
+    let out = play(&HOT_SEAT, &input);
+    assert!(out.contains("values of X's moves"), "{out}");
+    assert!(out.contains("With best play: win 5 for X."), "{out}");
+    assert!(
+        out.contains("   1    X    O    D\n   2   W5   W5    D\n   3   W5    D    D\n"),
+        "{out}"
+    );
+    let out = play(
+        &["--board", "9x9", "--k", "5", "--x", "human", "--o", "human"],
+        &lines(&["hint", "q", "n"]),
+    );
+    assert!(
+        out.contains("Hints need a board of up to 64 cells; this one has 81."),
+        "{out}"
+    );
+}

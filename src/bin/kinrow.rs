@@ -16,6 +16,7 @@ Protocol (GTP framing; one request per line, `[id] command [args]`):
   newgame [ROWS COLS K [free|exact]]   move R C   genmove   undo
   show   status   legal   protocol_version   name   version
   known_command X   list_commands   quit
+  solve [SECONDS]   analyze [SECONDS]   (exact solver, up to 64 cells)
   set NAME VALUE: bot, seed, movetime and timeleft (ms); depth (minimax:
     plies, 0 = no cap); iterations, exploration, prior, memory, reuse
     (mcts: see docs/mcts.md). A bot option is kept for the session and
@@ -65,6 +66,8 @@ enum Protocol {
 enum Command {
     /// Play in the terminal: people against people, bots or any engine.
     Play(PlayArgs),
+    /// Prove the value of a position: who wins, in how many plies, and how.
+    Solve(kinrow::solve::SolveArgs),
     /// Turn a referee's --games-out records (JSON lines) into SGF or
     /// Piskvork .psq files, one per game.
     Convert(ConvertArgs),
@@ -143,6 +146,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         Some(Command::Play(args)) => {
             checked(&args.shape, Some("play"));
             return kinrow::play::run(args);
+        }
+        Some(Command::Solve(args)) => {
+            if let Err(e) = args.geometry() {
+                Cli::command()
+                    .error(ErrorKind::ValueValidation, format!("{e:#}"))
+                    .exit();
+            }
+            return kinrow::solve::run(args);
         }
         Some(Command::Convert(args)) => {
             let fallback = args

@@ -7,6 +7,8 @@ use super::input::{parse_entry, takes_cell_numbers, Entry};
 use super::render::{cell_number_guide, paint, render};
 use super::setup::Describe;
 use crate::rules::{Board, Outcome, Player};
+use crate::solve::analysis_map;
+use crate::solver::{Budget, Solver};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
@@ -86,6 +88,8 @@ pub fn play_game<R: BufRead, W: Write>(
             con.say(notice)?;
         }
     }
+    // For hints, made on the first one.
+    let mut solver: Option<Solver> = None;
 
     loop {
         if let Some(outcome) = board.outcome() {
@@ -110,6 +114,7 @@ pub fn play_game<R: BufRead, W: Write>(
                 match parse_entry(&line, board) {
                     Err(e) => notices.push(e.to_string()),
                     Ok(Entry::Help) => notices.push(move_help(board)),
+                    Ok(Entry::Hint) => notices.push(hint(board, &mut solver)),
                     Ok(Entry::Quit) => return Ok(GameEnd::Left),
                     Ok(Entry::Undo) => {
                         let plies = plies_to_take_back(board, &seats);
@@ -227,6 +232,38 @@ fn plies_to_take_back(board: &Board, seats: &Seats) -> usize {
         .map_or(0, |i| plies - i)
 }
 
+/// How long a hint may think.
+const HINT_TIME: Duration = Duration::from_secs(5);
+
+/// The hint: the value of every move, as a map of the board, from the
+/// solver (what it proves within [`HINT_TIME`]).
+fn hint(board: &Board, solver: &mut Option<Solver>) -> String {
+    let g = board.geometry();
+    if !Solver::supports(g) {
+        return format!(
+            "Hints need a board of up to {} cells; this one has {}.",
+            crate::solver::MAX_CELLS,
+            g.area()
+        );
+    }
+    let solver = solver.get_or_insert_with(|| Solver::new(crate::solver::DEFAULT_TABLE_MIB));
+    let budget = Budget::until(std::time::Instant::now() + HINT_TIME);
+    match solver.analyze(board, budget) {
+        Ok(analysis) => {
+            let mut text = analysis_map(board, &analysis);
+            match analysis.value() {
+                Some(v) => text.push_str(&format!("With best play: {v} for {}.", board.to_move())),
+                None => text.push_str(&format!(
+                    "Not every move was proved within {} s (?).",
+                    HINT_TIME.as_secs()
+                )),
+            }
+            text
+        }
+        Err(e) => format!("No hint: {e}."),
+    }
+}
+
 /// How to enter a move on this board (every line within 80 columns).
 fn move_help(board: &Board) -> String {
     let g = board.geometry();
@@ -239,7 +276,8 @@ fn move_help(board: &Board) -> String {
         text.push_str("Or a cell number:\n");
         text.push_str(&cell_number_guide());
     }
-    text.push_str("u takes back your last move, q leaves the game, h shows this help.");
+    text.push_str("u takes back your last move, a shows a hint (the value of every move),\n");
+    text.push_str("q leaves the game, h shows this help.");
     text
 }
 

@@ -15,6 +15,8 @@ pub enum Entry {
     Quit,
     /// Show how to enter moves.
     Help,
+    /// Show the solver's value of every move.
+    Hint,
 }
 
 /// Why an entry was refused; the board is unchanged.
@@ -84,6 +86,7 @@ pub fn parse_entry(line: &str, board: &Board) -> Result<Entry, EntryError> {
             "u" | "undo" => return Ok(Entry::Undo),
             "q" | "quit" | "exit" => return Ok(Entry::Quit),
             "h" | "help" | "?" => return Ok(Entry::Help),
+            "a" | "hint" | "analyze" => return Ok(Entry::Hint),
             _ => {}
         }
     }
@@ -161,6 +164,8 @@ mod tests {
         assert_eq!(parse_entry("U", &b), Ok(Entry::Undo));
         assert_eq!(parse_entry("q", &b), Ok(Entry::Quit));
         assert_eq!(parse_entry("help", &b), Ok(Entry::Help));
+        assert_eq!(parse_entry("A", &b), Ok(Entry::Hint));
+        assert_eq!(parse_entry("hint", &b), Ok(Entry::Hint));
     }
 
     #[test]

@@ -93,7 +93,8 @@ fn parse_seconds(s: &str) -> Result<Duration, String> {
 
 const KEYS_HELP: &str = "\
 At the move prompt: `R C` (1-based, like `2 1`), on 3x3 also a cell number 1-9;
-u takes back your last move (and the bot's reply), q leaves the game, h helps.
+u takes back your last move (and the bot's reply), a shows a hint (the solver's
+value of every move, on boards of up to 64 cells), q leaves the game, h helps.
 Examples:
   kinrow play                                    (the menu)
   kinrow play --o minimax                        (you are X against minimax)

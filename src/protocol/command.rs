@@ -2,6 +2,7 @@
 
 use super::error::{ErrorKind, ProtocolError};
 use crate::rules::{clip, parse_coordinate, Rule};
+use std::time::Duration;
 
 /// The shape asked for by `newgame ROWS COLS K [RULE]` (checked by the engine).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -44,11 +45,16 @@ pub enum Command {
     ListCommands,
     /// `quit`
     Quit,
+    /// `solve [SECONDS]`: the position's value and a best move (`None`: the
+    /// default time; zero: no limit).
+    Solve(Option<Duration>),
+    /// `analyze [SECONDS]`: the value of every legal move.
+    Analyze(Option<Duration>),
 }
 
 impl Command {
     /// Every command name, in the order `list_commands` gives them.
-    pub const NAMES: [&'static str; 14] = [
+    pub const NAMES: [&'static str; 16] = [
         "newgame",
         "move",
         "genmove",
@@ -63,6 +69,8 @@ impl Command {
         "known_command",
         "list_commands",
         "quit",
+        "solve",
+        "analyze",
     ];
 
     /// Parses a command name and its arguments.
@@ -100,6 +108,20 @@ impl Command {
                 arity(1, "known_command NAME")?;
                 Command::KnownCommand(args[0].to_string())
             }
+            "solve" | "analyze" => {
+                if args.len() > 1 {
+                    return Err(ProtocolError::new(
+                        ErrorKind::Syntax,
+                        format!("usage: {name} [SECONDS]"),
+                    ));
+                }
+                let limit = args.first().map(|a| parse_seconds(a)).transpose()?;
+                if name == "solve" {
+                    Command::Solve(limit)
+                } else {
+                    Command::Analyze(limit)
+                }
+            }
             _ => {
                 let cmd = match name {
                     "genmove" => Command::GenMove,
@@ -124,6 +146,23 @@ impl Command {
             }
         };
         Ok(cmd)
+    }
+}
+
+/// Longest time limit `solve` and `analyze` take: a day.
+const MAX_SECONDS: f64 = 86_400.0;
+
+/// A time limit in seconds (fractions allowed; 0 means none).
+fn parse_seconds(s: &str) -> Result<Duration, ProtocolError> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.0..=MAX_SECONDS).contains(&v) => Ok(Duration::from_secs_f64(v)),
+        _ => Err(ProtocolError::new(
+            ErrorKind::Syntax,
+            format!(
+                "'{}' is not a number of seconds from 0 to {MAX_SECONDS}",
+                clip(s)
+            ),
+        )),
     }
 }
 
@@ -287,6 +326,30 @@ mod tests {
         );
         assert!(matches!(req("newgame 3 3"), Parsed::Error(None, _)));
         assert!(matches!(req("newgame 3 3 3 wild"), Parsed::Error(None, _)));
+    }
+
+    #[test]
+    fn solve_and_analyze_take_an_optional_time_limit() {
+        let cmd = |line: &str| match req(line) {
+            Parsed::Request(r) => Ok(r.command),
+            Parsed::Error(_, e) => Err(e.kind),
+            Parsed::Nothing => Err(ErrorKind::Syntax),
+        };
+        assert_eq!(cmd("solve"), Ok(Command::Solve(None)));
+        assert_eq!(
+            cmd("analyze 2.5"),
+            Ok(Command::Analyze(Some(Duration::from_millis(2500))))
+        );
+        assert_eq!(cmd("solve 0"), Ok(Command::Solve(Some(Duration::ZERO))));
+        for bad in [
+            "solve -1",
+            "solve x",
+            "solve 1 2",
+            "analyze 1e9",
+            "solve NaN",
+        ] {
+            assert_eq!(cmd(bad), Err(ErrorKind::Syntax), "{bad}");
+        }
     }
 
     #[test]

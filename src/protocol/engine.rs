@@ -6,8 +6,12 @@ use super::reader::{read_line_bounded, LineRead, MAX_LINE};
 use super::write_response;
 use crate::bots::{move_time, Bot, BotKind, Limits, OptionError, DEFAULT_MOVETIME};
 use crate::rules::{clip, Board, Cell, Geometry, IllegalMove, Outcome};
+use crate::solver::{self, Budget, SolveError, Solver};
 use std::io::{self, BufReader, Read, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+/// `solve` and `analyze` without a time limit stop after this long.
+pub const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(10);
 
 /// Longest `movetime` accepted: one day.
 const MAX_MOVETIME_MS: u64 = 86_400_000;
@@ -44,6 +48,8 @@ pub struct Engine {
     /// and to every bot chosen later that has it. So `set depth 3` works
     /// before `set bot minimax` as well as after.
     bot_options: Vec<(String, String)>,
+    /// For `solve` and `analyze`, made on first use.
+    solver: Option<Solver>,
     /// `set timeleft`: what is left on this side's game clock (until the
     /// next `newgame`), counted down by each move's time until told again;
     /// moves then get a share of it.
@@ -65,6 +71,7 @@ impl Engine {
             seed: config.seed,
             movetime: config.movetime.unwrap_or(DEFAULT_MOVETIME),
             bot_options: Vec::new(),
+            solver: None,
             time_left: None,
         }
     }
@@ -101,7 +108,12 @@ impl Engine {
                     Flow::Continue
                 }
                 Parsed::Request(req) => {
-                    if req.command == Command::GenMove && self.bot.searches() {
+                    let long = match req.command {
+                        Command::GenMove => self.bot.searches(),
+                        Command::Solve(_) | Command::Analyze(_) => true,
+                        _ => false,
+                    };
+                    if long {
                         // A search may take its whole movetime: let earlier
                         // answers out first.
                         output.flush()?;
@@ -144,6 +156,8 @@ impl Engine {
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
             Command::KnownCommand(name) => Ok(Command::NAMES.contains(&name.as_str()).to_string()),
             Command::ListCommands => Ok(Command::NAMES.join("\n")),
+            Command::Solve(limit) => self.solve(limit),
+            Command::Analyze(limit) => self.analyze(limit),
         };
         (result, Flow::Continue)
     }
@@ -202,6 +216,65 @@ impl Engine {
                 format!("the {} bot chose {cell}: {e}", self.bot.kind()),
             )),
         }
+    }
+
+    /// Checks that the position can be solved; the deadline of the request.
+    fn solve_deadline(&self, limit: Option<Duration>) -> Result<Option<Instant>, ProtocolError> {
+        if let Some(outcome) = self.board.outcome() {
+            return Err(ProtocolError::new(
+                ErrorKind::GameOver,
+                format!("the game is over ({outcome})"),
+            ));
+        }
+        if !Solver::supports(self.board.geometry()) {
+            let e = SolveError::TooLarge(self.board.geometry());
+            return Err(ProtocolError::new(
+                ErrorKind::UnacceptableSize,
+                e.to_string(),
+            ));
+        }
+        let limit = limit.unwrap_or(DEFAULT_SOLVE_TIME);
+        Ok((!limit.is_zero()).then(|| Instant::now() + limit))
+    }
+
+    /// The solver, made on first use.
+    fn solver(&mut self) -> &mut Solver {
+        self.solver
+            .get_or_insert_with(|| Solver::new(solver::DEFAULT_TABLE_MIB))
+    }
+
+    /// `solve`: `win N R C`, `draw R C`, `loss N R C` or `unknown`.
+    fn solve(&mut self, limit: Option<Duration>) -> Result<String, ProtocolError> {
+        let deadline = self.solve_deadline(limit)?;
+        let board = self.board.clone();
+        let report = self
+            .solver()
+            .solve(&board, Budget::until_maybe(deadline))
+            .map_err(|e| ProtocolError::new(ErrorKind::UnacceptableSize, e.to_string()))?;
+        Ok(match (report.value, report.best) {
+            (Some(v), Some(cell)) => format!("{v} {cell}"),
+            _ => "unknown".to_string(),
+        })
+    }
+
+    /// `analyze`: one line per legal move, `R C win N`, `R C draw`, `R C
+    /// loss N` or `R C unknown`, in row-major order.
+    fn analyze(&mut self, limit: Option<Duration>) -> Result<String, ProtocolError> {
+        let deadline = self.solve_deadline(limit)?;
+        let board = self.board.clone();
+        let analysis = self
+            .solver()
+            .analyze(&board, Budget::until_maybe(deadline))
+            .map_err(|e| ProtocolError::new(ErrorKind::UnacceptableSize, e.to_string()))?;
+        let lines: Vec<String> = analysis
+            .moves
+            .iter()
+            .map(|(cell, v)| match v {
+                Some(v) => format!("{cell} {v}"),
+                None => format!("{cell} unknown"),
+            })
+            .collect();
+        Ok(lines.join("\n"))
     }
 
     fn set(&mut self, name: &str, value: &str) -> Result<(), ProtocolError> {

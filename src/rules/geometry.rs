@@ -86,6 +86,47 @@ impl Geometry {
     pub fn area(&self) -> usize {
         self.rows() * self.cols()
     }
+
+    /// The board's symmetries (8 on a square board, 4 otherwise; the first
+    /// is the identity), each as the image of every cell index `r * cols +
+    /// c`: `symmetries()[s][i]` is where cell `i` goes under symmetry `s`.
+    pub fn symmetries(&self) -> Vec<Vec<usize>> {
+        // Maps of (row, col) given the last row and column; the last four
+        // swap rows and columns, so only square boards have them.
+        type CellMap = fn(usize, usize, usize, usize) -> (usize, usize);
+        let maps: [CellMap; 8] = [
+            |r, c, _, _| (r, c),
+            |r, c, lr, _| (lr - r, c),
+            |r, c, _, lc| (r, lc - c),
+            |r, c, lr, lc| (lr - r, lc - c),
+            |r, c, _, _| (c, r),
+            |r, c, lr, lc| (lc - c, lr - r),
+            |r, c, lr, _| (c, lr - r),
+            |r, c, _, lc| (lc - c, r),
+        ];
+        let (rows, cols) = (self.rows(), self.cols());
+        let count = if rows == cols { 8 } else { 4 };
+        maps[..count]
+            .iter()
+            .map(|map| {
+                (0..self.area())
+                    .map(|i| {
+                        let (r, c) = map(i / cols, i % cols, rows - 1, cols - 1);
+                        r * cols + c
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+}
+
+/// SplitMix64: a fixed, well-mixed sequence, for Zobrist keys.
+pub fn splitmix64(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
 }
 
 impl Default for Geometry {

@@ -18,8 +18,9 @@ mod playout;
 mod types;
 
 pub use board::{Board, IllegalMove};
-pub use geometry::{BoardSize, Geometry, SizeError, MAX_SIDE};
+pub use geometry::{splitmix64, BoardSize, Geometry, SizeError, MAX_SIDE};
 pub use outcome::{Line, Outcome};
+pub(crate) use playout::windows as window_masks;
 pub use playout::{random_below, Playouts};
 pub use types::{
     clip, parse_coordinate, Cell, ParseCellError, ParsePlayerError, ParseRuleError, Player, Rule,

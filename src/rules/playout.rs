@@ -106,8 +106,10 @@ pub fn random_below<R: RngCore>(rng: &mut R, n: usize) -> usize {
 }
 
 /// Every K-cell window of the board with the cells just past its two ends
-/// (those on the board), as bit masks over `r * cols + c`.
-fn windows(geo: Geometry) -> Vec<(u64, u64)> {
+/// (those on the board, and only under the exact rule, where a stone of the
+/// same player there makes an overline), as bit masks over `r * cols + c`;
+/// boards of up to 64 cells.
+pub(crate) fn windows(geo: Geometry) -> Vec<(u64, u64)> {
     let (rows, cols, k) = (geo.rows() as i32, geo.cols() as i32, geo.k() as i32);
     let bit = |r: i32, c: i32| -> u64 {
         if (0..rows).contains(&r) && (0..cols).contains(&c) {

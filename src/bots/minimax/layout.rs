@@ -2,7 +2,7 @@
 //! that could become a winning line, the board's symmetries and the Zobrist
 //! keys of every stone as seen through each symmetry.
 
-use crate::rules::{Board, Cell, Geometry};
+use crate::rules::{splitmix64, Board, Cell, Geometry};
 
 /// Boards up to this many cells are searched full width (every empty cell is
 /// a candidate), so the search is exact when it reaches the end. Larger boards
@@ -48,15 +48,6 @@ pub struct Layout {
     pub centre: Vec<usize>,
     /// Whether every empty cell is a candidate (see [`FULL_WIDTH_AREA`]).
     pub full_width: bool,
-}
-
-/// SplitMix64: a fixed, well-mixed source of Zobrist keys.
-fn splitmix64(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
 }
 
 impl Layout {
@@ -111,32 +102,16 @@ impl Layout {
         }
         let (near_ranges, near_squares) = flatten(&near);
 
-        // Symmetries as maps of (row, col); the last four swap rows and
-        // columns, so only square boards have them.
-        let (lr, lc) = (rows - 1, cols - 1);
-        let maps: [CellMap; 8] = [
-            |r, c, _, _| (r, c),
-            |r, c, lr, _| (lr - r, c),
-            |r, c, _, lc| (r, lc - c),
-            |r, c, lr, lc| (lr - r, lc - c),
-            |r, c, _, _| (c, r),
-            |r, c, lr, lc| (lc - c, lr - r),
-            |r, c, lr, _| (c, lr - r),
-            |r, c, _, lc| (lc - c, r),
-        ];
-        let symmetries = if rows == cols { 8 } else { 4 };
+        let maps = geometry.symmetries();
+        let symmetries = maps.len();
         let mut images = Vec::with_capacity(symmetries);
         let mut inverses = Vec::with_capacity(symmetries);
-        for map in maps.iter().take(symmetries) {
-            let mut image = vec![0u16; area];
+        for map in &maps {
             let mut inverse = vec![0u16; area];
-            for (i, slot) in image.iter_mut().enumerate() {
-                let (r, c) = map(i / cols, i % cols, lr, lc);
-                let j = r * cols + c;
-                *slot = j as u16;
+            for (i, &j) in map.iter().enumerate() {
                 inverse[j] = i as u16;
             }
-            images.push(image);
+            images.push(map.iter().map(|&j| j as u16).collect::<Vec<u16>>());
             inverses.push(inverse);
         }
 
@@ -217,9 +192,6 @@ impl Layout {
         self.squares.get(i as usize).copied()
     }
 }
-
-/// A symmetry as a map of (row, col), given the last row and column.
-type CellMap = fn(usize, usize, usize, usize) -> (usize, usize);
 
 /// Lists of lists as (start, end) ranges into one flat list.
 fn flatten<T: Copy>(lists: &[Vec<T>]) -> (Vec<(u32, u32)>, Vec<T>) {

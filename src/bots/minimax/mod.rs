@@ -16,6 +16,13 @@
 //!   evaluation of open windows of K cells, reads the clock every few hundred
 //!   nodes and always answers with the last completed (or partial) iteration's
 //!   best move before `movetime` runs out.
+//! - **Solved where the solver finishes.** On boards of up to 64 cells the
+//!   exact [`crate::solver`] gets the first half of the move's time (a
+//!   quarter beyond 36 cells): when it
+//!   proves the position, the bot never leaves the proved value (the
+//!   quickest win, the slowest loss) and, among the moves that keep it,
+//!   prefers the one that gives a fallible opponent the most chances to go
+//!   wrong (see `punish`). When it does not finish, the search below plays.
 //! - **Seeded.** Among root moves proven equally good, and among moves that
 //!   look alike, the seeded generator decides.
 //!
@@ -24,15 +31,19 @@
 mod eval;
 mod layout;
 mod position;
+mod punish;
 mod search;
 mod table;
 
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
 use crate::rules::{Board, Cell, Geometry};
-use layout::Layout;
+use crate::solver::{Budget, Solver, Value};
+use layout::{Layout, FULL_WIDTH_AREA};
 use rand::rngs::SmallRng;
+use rand::seq::IndexedRandom;
 use search::Search;
 use std::time::Duration;
+use std::time::Instant;
 use table::Table;
 
 /// Time kept back from `movetime` for setting up and answering: a tenth,
@@ -98,6 +109,22 @@ pub struct Minimax {
     table: Table,
     max_depth: Option<usize>,
     report: SearchReport,
+    /// The exact solver, made on the first board it takes.
+    solver: Option<Solver>,
+    /// Exact expected scores against a random opponent, for the shape of
+    /// `memo_shape`.
+    memo: punish::Memo,
+    memo_shape: Option<Geometry>,
+}
+
+/// Table size of the bot's solver for a board, in MiB: small boards need
+/// little (and a new game wipes the table).
+fn solver_mib(g: Geometry) -> usize {
+    match g.area() {
+        0..=16 => 1,
+        17..=30 => 8,
+        _ => 32,
+    }
 }
 
 impl Minimax {
@@ -109,7 +136,80 @@ impl Minimax {
             table: Table::new(table::DEFAULT_BITS),
             max_depth: None,
             report: SearchReport::default(),
+            solver: None,
+            memo: punish::Memo::new(),
+            memo_shape: None,
         }
+    }
+
+    /// The move when the solver proves the position by `until`.
+    fn solved_choice(&mut self, board: &Board, until: Instant) -> Option<Cell> {
+        let choices = self.proven_choices(board, Some(until))?;
+        choices.choose(&mut self.rng).copied()
+    }
+
+    /// When the solver proves the position (by `until`, if given): the
+    /// moves the bot chooses among, uniformly. They keep the proved value
+    /// (the quickest win, the slowest loss) and, among those that do, give
+    /// a uniformly random opponent the most chances to go wrong (the
+    /// highest expected score; exact when few cells are left, else
+    /// estimated one reply deep). Only the solver's best move when the
+    /// analysis of every move does not finish in time. `None` when the
+    /// position is not proved (or the board is too large).
+    pub fn proven_choices(&mut self, board: &Board, until: Option<Instant>) -> Option<Vec<Cell>> {
+        let mib = solver_mib(board.geometry());
+        if self.solver.as_ref().is_none_or(|s| s.table_mib() != mib) {
+            self.solver = Some(Solver::new(mib));
+        }
+        let solver = self.solver.as_mut().expect("just made");
+        let report = solver.solve(board, Budget::until_maybe(until)).ok()?;
+        let (value, best) = (report.value?, report.best?);
+        self.report = SearchReport {
+            depth: 0,
+            score: Some(match value {
+                Value::Win(n) => eval::WIN - n as i32,
+                Value::Draw => 0,
+                Value::Loss(n) => -(eval::WIN - n as i32),
+            }),
+            solved: true,
+            nodes: report.nodes,
+        };
+        let analysis = solver.analyze(board, Budget::until_maybe(until)).ok();
+        let Some(keep) = analysis.as_ref().and_then(punish::keepers) else {
+            return Some(vec![best]);
+        };
+        if keep.len() == 1 || matches!(value, Value::Win(_)) {
+            return Some(keep);
+        }
+        // Among moves that keep a draw (or hold out longest), the ones a
+        // random opponent most likely goes wrong against.
+        let mut b = board.clone();
+        let exact = board.geometry().area() - board.ply() <= punish::EXACT_EMPTIES;
+        if self.memo_shape != Some(board.geometry()) {
+            self.memo.clear();
+            self.memo_shape = Some(board.geometry());
+        }
+        let mut expect = punish::Expectation::new(solver, &mut self.memo, board.to_move(), until);
+        let mut scored = Vec::with_capacity(keep.len());
+        for &cell in &keep {
+            let e = if exact {
+                Some(expect.after(&mut b, cell))
+            } else {
+                expect.estimate(&mut b, cell)
+            };
+            match e {
+                Some(e) if !expect.stopped => scored.push((cell, e)),
+                _ => return Some(keep),
+            }
+        }
+        let top = scored.iter().map(|s| s.1).fold(f64::MIN, f64::max);
+        Some(
+            scored
+                .into_iter()
+                .filter(|s| s.1 >= top - 1e-12)
+                .map(|s| s.0)
+                .collect(),
+        )
     }
 
     /// What the last `choose` found.
@@ -144,11 +244,27 @@ impl Bot for Minimax {
             return Cell::new(0, 0);
         };
         let deadline = limits.search_deadline();
-        let start = limits.start.min(deadline);
+        let mut start = limits.start.min(deadline);
+        let max_depth = self.max_depth;
+        // A depth cap asks for the search alone (and replays that the clock
+        // plays no part in).
+        if max_depth.is_none() && Solver::supports(board.geometry()) {
+            // Half the time where the search below is full width (it tries
+            // to solve such boards too), a quarter on larger boards, where
+            // the proof rarely finishes and the search needs the time.
+            let share = if board.geometry().area() <= FULL_WIDTH_AREA {
+                2
+            } else {
+                4
+            };
+            if let Some(cell) = self.solved_choice(board, start + (deadline - start) / share) {
+                return cell;
+            }
+            start = Instant::now().min(deadline);
+        }
         // No new iteration once half the time is gone: the next one would
         // most likely not finish.
         let soft = start + (deadline - start) / 2;
-        let max_depth = self.max_depth;
         self.layout_for(board);
         let (Some(layout), table, rng) = (&self.layout, &mut self.table, &mut self.rng) else {
             return any;
@@ -170,6 +286,11 @@ impl Bot for Minimax {
 
     fn new_game(&mut self) {
         self.table.clear();
+        // Timing decides what the solver proves in a move, so its table goes
+        // with the game; the expected scores are exact and stay.
+        if let Some(solver) = self.solver.as_mut() {
+            solver.clear();
+        }
         self.report = SearchReport::default();
     }
 

@@ -1,0 +1,652 @@
+//! The proof search on bitboards: negamax with alpha-beta over the three
+//! values (loss, draw, win) for the value, and a depth-bounded AND/OR search
+//! for the distance to a win.
+//!
+//! At every node: an immediate win ends the search; two opponent wins lose;
+//! one is the only move; a player none of whose windows can still be
+//! completed (every one holds a stone of the other, or needs more stones than
+//! that player has moves left) cannot win, which bounds the value; a pairing
+//! strategy (see `pairing`) proves the same where it exists. Only cells of
+//! windows someone can still complete are candidates (under the free rule an
+//! extra stone never hurts, so a cell outside them is a pass, never better
+//! than a real move); threats and window counts order them.
+
+use super::pairing::pairs_block;
+use super::shape::Shape;
+use super::table::{Known, Table};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// Pairing strategies are looked for against at most this many live windows.
+const PAIRING_WINDOWS: usize = 40;
+
+/// A zone that holds everything: no pruning from it.
+const ALL: u64 = u64::MAX;
+
+/// The clock and the stop flag are read once per this many nodes.
+const CHECK_INTERVAL: u64 = 4096;
+
+/// A position on bitboards with its symmetric hashes.
+#[derive(Clone, Debug)]
+pub struct Pos {
+    /// Stones of X and of O.
+    pub stones: [u64; 2],
+    /// 0 when X is to move, 1 for O.
+    pub to_move: usize,
+    hashes: [u64; 8],
+}
+
+impl Pos {
+    /// The empty board.
+    pub fn new() -> Pos {
+        Pos {
+            stones: [0; 2],
+            to_move: 0,
+            hashes: [0; 8],
+        }
+    }
+
+    /// The empty cells.
+    #[inline]
+    pub fn empty(&self, shape: &Shape) -> u64 {
+        shape.full & !(self.stones[0] | self.stones[1])
+    }
+
+    /// Plays the side to move on an empty cell.
+    #[inline]
+    pub fn play(&mut self, shape: &Shape, cell: usize) {
+        let p = self.to_move;
+        self.stones[p] |= 1 << cell;
+        for (h, k) in self.hashes.iter_mut().zip(shape.keys(cell)) {
+            *h ^= k[p];
+        }
+        self.to_move = 1 - p;
+    }
+
+    /// Takes back the last move, on `cell`.
+    #[inline]
+    pub fn undo(&mut self, shape: &Shape, cell: usize) {
+        let p = 1 - self.to_move;
+        self.stones[p] &= !(1 << cell);
+        for (h, k) in self.hashes.iter_mut().zip(shape.keys(cell)) {
+            *h ^= k[p];
+        }
+        self.to_move = p;
+    }
+
+    /// The smallest of the symmetric hashes (the side to move follows from
+    /// the stones) and the symmetry that gives it.
+    #[inline]
+    pub fn canonical(&self, symmetries: usize) -> (u64, usize) {
+        let mut best = (self.hashes[0], 0);
+        for (s, &h) in self.hashes.iter().enumerate().take(symmetries).skip(1) {
+            if h < best.0 {
+                best = (h, s);
+            }
+        }
+        // Zero marks nothing in the table.
+        (best.0 | 1, best.1)
+    }
+}
+
+impl Default for Pos {
+    fn default() -> Self {
+        Pos::new()
+    }
+}
+
+/// What a scan of the windows tells about a position, per player.
+#[derive(Clone, Copy, Debug)]
+pub struct Facts {
+    /// Cells where the player would complete a window now.
+    pub win: [u64; 2],
+    /// Empty cells of the windows the player can still complete.
+    pub live: [u64; 2],
+    /// The fewest stones the player still needs in one such window
+    /// (`u32::MAX` when there is none).
+    pub need: [u32; 2],
+}
+
+/// When the search must stop, and what to tell while it runs.
+pub struct Limits<'a> {
+    pub deadline: Option<Instant>,
+    pub stop: Option<&'a AtomicBool>,
+    /// Called now and then with the nodes searched so far.
+    pub progress: Option<&'a mut dyn FnMut(u64)>,
+}
+
+/// One search: the position, the table and the limits.
+pub struct Search<'a> {
+    pub shape: &'a Shape,
+    pub table: &'a mut Table,
+    pub pos: Pos,
+    pub nodes: u64,
+    /// Set once the deadline passed or the stop flag rose: every result
+    /// after it is void.
+    pub stopped: bool,
+    limits: Limits<'a>,
+    /// Per player and cell: how often the move caused a cutoff.
+    history: [[u32; 64]; 2],
+    /// Move lists per ply, kept to avoid allocating.
+    lists: Vec<Vec<(usize, i64)>>,
+    /// The best move of the root (ply 0) of the last value search.
+    pub root_best: Option<usize>,
+    exact_rule: bool,
+    /// Whether relevance zones are used (the free rule only: under the
+    /// exact rule an extra stone can hurt, by an overline).
+    zones: bool,
+    /// The zone of the last `negamax` result, when it was an attacker's
+    /// failure.
+    zone: u64,
+}
+
+/// Window weights for move ordering by the stones already in a window.
+const WEIGHTS: [i64; 8] = [1, 8, 64, 512, 4096, 32768, 262_144, 2_097_152];
+
+impl<'a> Search<'a> {
+    pub fn new(shape: &'a Shape, table: &'a mut Table, pos: Pos, limits: Limits<'a>) -> Self {
+        Search {
+            shape,
+            table,
+            pos,
+            nodes: 0,
+            stopped: false,
+            limits,
+            history: [[0; 64]; 2],
+            lists: vec![Vec::new(); shape.cells + 2],
+            root_best: None,
+            exact_rule: shape.geometry.rule() == crate::rules::Rule::Exact,
+            zones: shape.geometry.rule() == crate::rules::Rule::Free,
+            zone: ALL,
+        }
+    }
+
+    /// Counts a node and, now and then, reads the clock and the stop flag.
+    #[inline]
+    fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CHECK_INTERVAL) {
+            if self.limits.deadline.is_some_and(|d| Instant::now() >= d)
+                || self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+            {
+                self.stopped = true;
+            }
+            if let Some(progress) = self.limits.progress.as_mut() {
+                progress(self.nodes);
+            }
+        }
+        self.stopped
+    }
+
+    /// Scans every window.
+    #[inline]
+    pub fn facts(&self) -> Facts {
+        let st = self.pos.stones;
+        let empty = self.pos.empty(self.shape);
+        let mut f = Facts {
+            win: [0; 2],
+            live: [0; 2],
+            need: [u32::MAX; 2],
+        };
+        for w in &self.shape.windows {
+            for p in 0..2 {
+                if w.cells & st[1 - p] == 0 && w.ends & st[p] == 0 {
+                    let e = w.cells & empty;
+                    let n = e.count_ones();
+                    f.live[p] |= e;
+                    f.need[p] = f.need[p].min(n);
+                    if n == 1 {
+                        f.win[p] |= e;
+                    }
+                }
+            }
+        }
+        f
+    }
+
+    /// A pairing strategy against `p` (see `pairing`): the paired cells.
+    /// Not tried while `p` has more than [`PAIRING_WINDOWS`] live windows,
+    /// where it would hardly ever succeed.
+    fn pairing(&self, p: usize) -> Option<u64> {
+        let st = self.pos.stones;
+        let empty = self.pos.empty(self.shape);
+        let mut live = [0u64; PAIRING_WINDOWS];
+        let mut n = 0;
+        for w in &self.shape.windows {
+            if w.cells & st[1 - p] == 0 && w.ends & st[p] == 0 {
+                if n == PAIRING_WINDOWS {
+                    return None;
+                }
+                live[n] = w.cells & empty;
+                n += 1;
+            }
+        }
+        pairs_block(&live[..n])
+    }
+
+    /// Whether `p` can still complete a window with the moves left to them.
+    #[inline]
+    fn can_win(&self, f: &Facts, p: usize, left: u32) -> bool {
+        let moves = if self.pos.to_move == p {
+            left.div_ceil(2)
+        } else {
+            left / 2
+        };
+        f.need[p] <= moves
+    }
+
+    /// The candidate moves, best-looking first (`first` before all).
+    fn generate(&mut self, list: &mut Vec<(usize, i64)>, f: &Facts, first: Option<usize>) {
+        list.clear();
+        let me = self.pos.to_move;
+        let empty = self.pos.empty(self.shape);
+        let forced = f.win[1 - me];
+        let mut cand = if forced != 0 {
+            forced & forced.wrapping_neg()
+        } else if self.exact_rule {
+            empty
+        } else {
+            empty & (f.live[0] | f.live[1])
+        };
+        if cand == 0 {
+            // No one can complete a line: any move will do.
+            cand = empty & empty.wrapping_neg();
+        }
+        let st = self.pos.stones;
+        let k = self.shape.k;
+        while cand != 0 {
+            let c = cand.trailing_zeros() as usize;
+            cand &= cand - 1;
+            let score = if Some(c) == first {
+                i64::MAX
+            } else {
+                let mut s = 0i64;
+                for &w in self.shape.through(c) {
+                    let w = self.shape.windows[w as usize];
+                    for p in 0..2 {
+                        if w.cells & st[1 - p] == 0 && w.ends & st[p] == 0 {
+                            let have = (w.cells & st[p]).count_ones();
+                            // A stone that makes a threat (or blocks one
+                            // about to be made) weighs most.
+                            let bonus = if have + 2 >= k { 4 } else { 1 };
+                            s += WEIGHTS[have.min(7) as usize] * bonus;
+                        }
+                    }
+                }
+                s * 1024 + self.history[me][c].min(1023) as i64
+            };
+            list.push((c, score));
+        }
+        list.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
+    }
+
+    /// Cells that hit every one of `p`'s live windows `times` times (one or
+    /// two of its empty cells each), on top of `zone`.
+    fn hit(&self, p: usize, times: u32, mut zone: u64) -> u64 {
+        let st = self.pos.stones;
+        let empty = self.pos.empty(self.shape);
+        for w in &self.shape.windows {
+            if w.cells & st[1 - p] == 0 && w.ends & st[p] == 0 {
+                let mut e = w.cells & empty & !zone;
+                let mut have = (w.cells & empty & zone).count_ones();
+                while have < times && e != 0 {
+                    zone |= e & e.wrapping_neg();
+                    e &= e - 1;
+                    have += 1;
+                }
+            }
+        }
+        zone
+    }
+
+    /// The value of the position for the side to move (-1, 0, 1),
+    /// fail-soft within `alpha`..`beta`.
+    ///
+    /// Relevance zones (Ko et al.'s idea, on the free rule): when a null
+    /// window asks whether one player (the attacker) wins and the answer is
+    /// no, `self.zone` is left holding a set of empty cells such that the
+    /// answer stays no whatever stones the attacker had on the other empty
+    /// cells. An extra stone never hurts its owner, so an attacker's move
+    /// outside the zone of a refuted move is refuted too (as if both were
+    /// played): only moves inside it are searched.
+    pub fn negamax(&mut self, mut alpha: i8, mut beta: i8, ply: usize) -> i8 {
+        self.zone = ALL;
+        if self.tick() {
+            return 0;
+        }
+        let me = self.pos.to_move;
+        let f = self.facts();
+        // Who asks to win: the side to move, or the other.
+        let att_me = alpha >= 0 && self.zones;
+        let att_opp = beta <= 0 && self.zones;
+        if f.win[me] != 0 {
+            if ply == 0 {
+                self.root_best = Some(f.win[me].trailing_zeros() as usize);
+            }
+            if att_opp {
+                let w = f.win[me] & f.win[me].wrapping_neg();
+                self.zone = self.hit(1 - me, 1, w);
+            }
+            return 1;
+        }
+        let threats = f.win[1 - me];
+        if threats.count_ones() >= 2 {
+            if ply == 0 {
+                self.root_best = Some(threats.trailing_zeros() as usize);
+            }
+            if att_me {
+                self.zone = self.hit(me, 2, threats);
+            }
+            return -1;
+        }
+        let empty = self.pos.empty(self.shape);
+        let left = empty.count_ones();
+        let mut hi: i8 = if self.can_win(&f, me, left) { 1 } else { 0 };
+        let mut lo: i8 = if self.can_win(&f, 1 - me, left) {
+            -1
+        } else {
+            0
+        };
+        // What backs hi <= 0 and lo >= 0: nothing to complete (any stones
+        // elsewhere change nothing), or too few moves left (everything).
+        let static_zone = |p: usize| if f.need[p] == u32::MAX { 0 } else { ALL };
+        let mut zone_hi = if hi <= 0 { static_zone(me) } else { ALL };
+        let mut zone_lo = if lo >= 0 { static_zone(1 - me) } else { ALL };
+        let (key, sym) = self.pos.canonical(self.shape.symmetries);
+        let mut tt_move = None;
+        if let Some(k) = self.table.probe(key) {
+            if k.hi <= 0 && k.zone[0].count_ones() < zone_hi.count_ones() {
+                zone_hi = self.map_zone(k.zone[0], sym, true);
+            }
+            if k.lo >= 0 && k.zone[1].count_ones() < zone_lo.count_ones() {
+                zone_lo = self.map_zone(k.zone[1], sym, true);
+            }
+            lo = lo.max(k.lo);
+            hi = hi.min(k.hi);
+            tt_move = k.best.map(|b| self.shape.preimage(sym, b as usize));
+        }
+        // A zone is only good for this position's empty cells.
+        let (zone_hi, zone_lo) = (&mut (zone_hi & empty), &mut (zone_lo & empty));
+        if ply > 0 {
+            if lo >= beta || lo >= hi {
+                if att_opp {
+                    self.zone = *zone_lo;
+                }
+                return lo;
+            }
+            if hi <= alpha {
+                if att_me {
+                    self.zone = *zone_hi;
+                }
+                return hi;
+            }
+        }
+        // Pairing proofs, where they would settle the question asked.
+        if hi > 0 && alpha >= 0 && threats == 0 {
+            if let Some(pairs) = self.pairing(me) {
+                hi = 0;
+                *zone_hi = pairs;
+                self.store(key, sym, lo, hi, None, 0, [pairs, ALL]);
+                if ply > 0 {
+                    self.zone = pairs;
+                    return 0;
+                }
+            }
+        }
+        if lo < 0 && beta <= 0 {
+            if let Some(pairs) = self.pairing(1 - me) {
+                lo = 0;
+                *zone_lo = pairs;
+                self.store(key, sym, lo, hi, None, 0, [ALL, pairs]);
+                if ply > 0 {
+                    self.zone = pairs;
+                    return 0;
+                }
+            }
+        }
+        alpha = alpha.max(lo);
+        beta = beta.min(hi);
+        if alpha >= beta {
+            // The root with its value known: look for a move that keeps it.
+            alpha = beta - 1;
+        }
+        let (alpha_in, beta_in) = (alpha, beta);
+        let nodes_in = self.nodes;
+
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        self.generate(&mut moves, &f, tt_move);
+        let mut best: i8 = -2;
+        let mut best_move = None;
+        // Attacking: the union of the refuted moves' zones, and the moves
+        // that lie outside one of them (refuted without a search).
+        let mut refuted_zone = 0u64;
+        let mut outside = 0u64;
+        let mut cut_zone = ALL;
+        for &(c, _) in moves.iter() {
+            if att_me && outside >> c & 1 == 1 {
+                continue;
+            }
+            self.pos.play(self.shape, c);
+            let v = if left == 1 {
+                self.zone = ALL;
+                0
+            } else {
+                -self.negamax(-beta, -alpha, ply + 1)
+            };
+            let child_zone = self.zone;
+            self.pos.undo(self.shape, c);
+            if self.stopped {
+                break;
+            }
+            if att_me && v <= alpha_in {
+                refuted_zone |= child_zone;
+                outside |= empty & !child_zone;
+            }
+            if v > best {
+                best = v;
+                best_move = Some(c);
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        cut_zone = child_zone | 1 << c;
+                        let h = &mut self.history[me][c];
+                        *h = h.saturating_add(1);
+                        break;
+                    }
+                }
+            }
+        }
+        self.lists[ply] = moves;
+        if self.stopped {
+            return 0;
+        }
+        if best == -2 {
+            // Every move was refuted through a zone.
+            best = alpha_in.min(0);
+        }
+        if ply == 0 {
+            self.root_best = best_move;
+        }
+        let forced = threats != 0;
+        let (mut lo2, mut hi2) = (lo, hi);
+        let mut zones = [ALL, ALL];
+        if best <= alpha_in {
+            hi2 = hi2.min(best);
+            if att_me && best <= 0 {
+                // Under a forced block, the attacker's other moves lose at
+                // once: stones outside the zone must not win instead.
+                let z = if forced {
+                    self.hit(me, 2, refuted_zone | threats)
+                } else {
+                    refuted_zone
+                };
+                self.zone = z;
+                zones[0] = z;
+            }
+        } else if best >= beta_in {
+            lo2 = lo2.max(best);
+            if att_opp && best >= 0 {
+                self.zone = cut_zone;
+                zones[1] = cut_zone;
+            }
+        } else {
+            lo2 = best;
+            hi2 = best;
+        }
+        let work = 64 - (self.nodes - nodes_in).leading_zeros();
+        let canonical_move = best_move.map(|c| self.shape.image(sym, c) as u8);
+        self.store(key, sym, lo2, hi2, canonical_move, work, zones);
+        best
+    }
+
+    /// Merges what was proved into the table's entry for `key`, the zones
+    /// seen through symmetry `sym` (the table's orientation).
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        key: u64,
+        sym: usize,
+        lo: i8,
+        hi: i8,
+        best: Option<u8>,
+        work: u32,
+        zone: [u64; 2],
+    ) {
+        let mut k = self.table.probe(key).unwrap_or(Known::NOTHING);
+        k.lo = k.lo.max(lo);
+        k.hi = k.hi.min(hi);
+        for (stored, new) in k.zone.iter_mut().zip(zone) {
+            if new.count_ones() < stored.count_ones() {
+                *stored = self.map_zone(new, sym, false);
+            }
+        }
+        if best.is_some() {
+            k.best = best;
+        }
+        self.table.store(key, k, work);
+    }
+
+    /// A zone seen through symmetry `sym` (`back`: from the table's
+    /// orientation to the board's).
+    fn map_zone(&self, zone: u64, sym: usize, back: bool) -> u64 {
+        if zone == ALL || sym == 0 {
+            return zone;
+        }
+        let mut out = 0u64;
+        let mut z = zone;
+        while z != 0 {
+            let c = z.trailing_zeros() as usize;
+            z &= z - 1;
+            let to = if back {
+                self.shape.preimage(sym, c)
+            } else {
+                self.shape.image(sym, c)
+            };
+            out |= 1 << to;
+        }
+        out
+    }
+
+    /// Whether player `att` can win with their winning stone placed within
+    /// `d` plies from now, against any defence.
+    pub fn within(&mut self, att: usize, d: u32) -> bool {
+        if self.tick() {
+            return false;
+        }
+        let me = self.pos.to_move;
+        let def = 1 - att;
+        let f = self.facts();
+        let att_moves = me == att;
+        let need = f.need[att].min(64);
+        if att_moves {
+            if f.win[att] != 0 {
+                return d >= 1;
+            }
+            if d < 3 || f.win[def].count_ones() >= 2 || 2 * need - 1 > d {
+                return false;
+            }
+        } else {
+            if f.win[def] != 0 || d < 2 {
+                return false;
+            }
+            if f.win[att].count_ones() >= 2 {
+                return true;
+            }
+            if 2 * need > d {
+                return false;
+            }
+        }
+        let (key, sym) = self.pos.canonical(self.shape.symmetries);
+        let side = usize::from(!att_moves);
+        let known = self.table.probe(key).unwrap_or(Known::NOTHING);
+        let (fail, win) = known.dist[side];
+        if (att_moves && known.hi <= 0) || (!att_moves && known.lo >= 0) || d <= u32::from(fail) {
+            return false;
+        }
+        if d >= u32::from(win) {
+            return true;
+        }
+        let tt_move = known.best.map(|b| self.shape.preimage(sym, b as usize));
+        let ply =
+            self.pos.stones[0].count_ones() as usize + self.pos.stones[1].count_ones() as usize;
+        let ply = ply.min(self.lists.len() - 1);
+        let mut moves = std::mem::take(&mut self.lists[ply]);
+        self.generate(&mut moves, &f, tt_move);
+        let mut result = !att_moves;
+        for &(c, _) in moves.iter() {
+            self.pos.play(self.shape, c);
+            let r = self.within(att, d - 1);
+            self.pos.undo(self.shape, c);
+            if self.stopped {
+                break;
+            }
+            if r == att_moves {
+                result = r;
+                break;
+            }
+        }
+        self.lists[ply] = moves;
+        if self.stopped {
+            return false;
+        }
+        let mut k = self.table.probe(key).unwrap_or(Known::NOTHING);
+        let (fail, win) = &mut k.dist[side];
+        if result {
+            *win = (*win).min(d.min(254) as u8);
+            if att_moves {
+                k.lo = 1;
+                k.hi = 1;
+            } else {
+                k.lo = -1;
+                k.hi = -1;
+            }
+        } else {
+            *fail = (*fail).max(d.min(254) as u8);
+        }
+        self.table.store(key, k, 0);
+        result
+    }
+
+    /// With the side to move winning (`winner_moves`) or losing, the number
+    /// of plies until the winner's winning stone under best play (the winner
+    /// hurries, the loser holds out); `None` when stopped.
+    pub fn distance(&mut self, winner_moves: bool) -> Option<u32> {
+        let att = if winner_moves {
+            self.pos.to_move
+        } else {
+            1 - self.pos.to_move
+        };
+        let left = self.pos.empty(self.shape).count_ones();
+        let mut d = if winner_moves { 1 } else { 2 };
+        while d <= left {
+            if self.within(att, d) {
+                return Some(d);
+            }
+            if self.stopped {
+                return None;
+            }
+            d += 2;
+        }
+        None
+    }
+}
