@@ -4,57 +4,14 @@
 
 mod common;
 
-use kinrow::bots::{Bot, BotKind, Limits, Minimax};
+use common::games::{
+    engine_session, geometry, limits, play_out, position, small_games, stones, walk, Oracle,
+};
+
+use kinrow::bots::{Bot, BotKind, Minimax};
 use kinrow::rules::{Board, Cell, Geometry, Outcome, Player, Rule};
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
-
-fn limits(ms: u64) -> Limits {
-    Limits::starting_now(Duration::from_millis(ms))
-}
-
-fn geometry(rows: u32, cols: u32, k: u32, rule: Rule) -> Geometry {
-    Geometry::new(rows, cols, k, rule).unwrap()
-}
-
-/// Perfect values by plain memoised negamax over the rules, independent of
-/// the bot: for the side to move, `100 - n` is a win with the n-th ply from
-/// now, `-(100 - n)` a loss in n plies, 0 a draw.
-#[derive(Default)]
-struct Oracle {
-    memo: HashMap<Vec<Option<Player>>, i32>,
-}
-
-impl Oracle {
-    fn value(&mut self, board: &mut Board) -> i32 {
-        let key: Vec<Option<Player>> = board.squares().map(|s| board.stone_on(s)).collect();
-        if let Some(&v) = self.memo.get(&key) {
-            return v;
-        }
-        let moves: Vec<Cell> = board.legal_moves().collect();
-        let best = moves
-            .into_iter()
-            .map(|m| self.move_value(board, m))
-            .max()
-            .expect("an ongoing game has moves");
-        self.memo.insert(key, best);
-        best
-    }
-
-    /// The value of playing `cell` for the side to move.
-    fn move_value(&mut self, board: &mut Board, cell: Cell) -> i32 {
-        let v = match board.try_play(cell).unwrap() {
-            Some(Outcome::Win { .. }) => 99,
-            Some(Outcome::Draw) => 0,
-            None => {
-                let child = self.value(board);
-                -(child - child.signum())
-            }
-        };
-        board.undo();
-        v
-    }
-}
 
 /// The bot's proven score on the oracle's scale.
 fn oracle_scale(score: i32) -> i32 {
@@ -66,43 +23,9 @@ fn oracle_scale(score: i32) -> i32 {
     }
 }
 
-/// A board after the given moves, X first.
-fn position(geo: Geometry, moves: &[(u8, u8)]) -> Board {
-    let mut b = Board::new(geo);
-    for &(r, c) in moves {
-        assert!(b.try_play(Cell::new(r, c)).unwrap().is_none());
-    }
-    b
-}
-
-/// X's and O's stones, interleaved into a move list (X has as many or one more).
-fn stones(x: &[(u8, u8)], o: &[(u8, u8)]) -> Vec<(u8, u8)> {
-    assert!(x.len() == o.len() || x.len() == o.len() + 1);
-    let mut moves = Vec::new();
-    for (i, &m) in x.iter().enumerate() {
-        moves.push(m);
-        if let Some(&m) = o.get(i) {
-            moves.push(m);
-        }
-    }
-    moves
-}
-
 #[test]
 fn plays_perfectly_on_every_position_of_small_games() {
-    let shapes = [
-        (geometry(3, 3, 3, Rule::Free), Some(4520)), // 5,478 positions less 958 ended
-        (geometry(1, 1, 1, Rule::Free), Some(1)),
-        (geometry(1, 7, 3, Rule::Exact), None),
-        (geometry(2, 5, 3, Rule::Exact), None),
-        (geometry(2, 4, 2, Rule::Free), None),
-        (geometry(5, 1, 3, Rule::Free), None),
-    ];
-    for (geo, expected) in shapes {
-        let positions = common::ongoing_positions(geo);
-        if let Some(n) = expected {
-            assert_eq!(positions.len(), n, "{geo}");
-        }
+    for (geo, positions) in small_games() {
         let mut oracle = Oracle::default();
         let mut bot = Minimax::new(7);
         for pos in &positions {
@@ -116,33 +39,6 @@ fn plays_perfectly_on_every_position_of_small_games() {
             if let (true, Some(score)) = (report.solved, report.score) {
                 assert_eq!(oracle_scale(score), best, "{geo}\n{pos}\n{report:?}");
             }
-        }
-    }
-}
-
-/// Plays every game where the bot (as `side`) meets every possible opponent;
-/// counts outcomes by winner.
-fn walk(
-    board: &mut Board,
-    bot: &mut dyn Bot,
-    side: Player,
-    tally: &mut HashMap<Option<Player>, u32>,
-) {
-    if let Some(outcome) = board.outcome() {
-        *tally.entry(outcome.winner()).or_default() += 1;
-        return;
-    }
-    if board.to_move() == side {
-        let choice = bot.choose(board, limits(5000));
-        board.try_play(choice).unwrap();
-        walk(board, bot, side, tally);
-        board.undo();
-    } else {
-        let moves: Vec<Cell> = board.legal_moves().collect();
-        for m in moves {
-            board.try_play(m).unwrap();
-            walk(board, bot, side, tally);
-            board.undo();
         }
     }
 }
@@ -169,21 +65,6 @@ fn never_loses_tic_tac_toe_against_any_opponent() {
             assert!(tally.get(&Some(side)).copied().unwrap_or(0) > 0);
         }
     }
-}
-
-/// A whole game between two bots; returns the moves and the outcome.
-fn play_out(geo: Geometry, x: &mut dyn Bot, o: &mut dyn Bot, ms: u64) -> (Vec<Cell>, Outcome) {
-    let mut board = Board::new(geo);
-    while board.outcome().is_none() {
-        let bot: &mut dyn Bot = if board.to_move() == Player::X {
-            &mut *x
-        } else {
-            &mut *o
-        };
-        let choice = bot.choose(&board, limits(ms));
-        board.try_play(choice).unwrap();
-    }
-    (board.moves().collect(), board.outcome().unwrap())
 }
 
 #[test]
@@ -365,19 +246,6 @@ fn depth_option_caps_the_search() {
     };
     assert_eq!(game(4), game(4));
     bot.set_option("depth", "0").unwrap();
-}
-
-/// Runs the `kinrow` binary on `input`; returns its responses.
-fn engine_session(args: &[&str], input: &str) -> Vec<String> {
-    let out = assert_cmd::cargo::cargo_bin_cmd!("kinrow")
-        .args(args)
-        .write_stdin(input)
-        .timeout(Duration::from_secs(60))
-        .output()
-        .expect("kinrow runs");
-    assert!(out.status.success());
-    let text = String::from_utf8(out.stdout).expect("UTF-8");
-    text.split_terminator("\n\n").map(str::to_string).collect()
 }
 
 #[test]

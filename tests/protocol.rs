@@ -103,7 +103,7 @@ fn every_error_prefix_and_the_board_stays_untouched() {
             "? unacceptable size: k 4: must be from 1 to 3",
             "? invalid option: no option 'colour'",
             "? invalid option: movetime: '0' is not a number of milliseconds from 1 to 86400000",
-            "? invalid option: unknown bot 'clever' (known: random, blocking, minimax)",
+            "? invalid option: unknown bot 'clever' (known: random, blocking, minimax, mcts)",
             "? invalid option: seed: '-1' is not a whole number",
             "=",
             "? cannot undo: the board is empty",

@@ -17,27 +17,39 @@ fn the_main_job_is_a_round_robin_of_the_built_in_bots() {
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     for needle in [
-        "3 engines, 3x3 k3 free, 100 games per pairing, 1 opening ply",
-        "300 of 300 games",
+        "4 engines, 3x3 k3 free, 100 games per pairing, 1 opening ply",
+        "600 of 600 games",
         "random vs blocking: 100 games",
         "random vs minimax: 100 games",
+        "random vs mcts: 100 games",
         "blocking vs minimax: 100 games",
+        "blocking vs mcts: 100 games",
+        "minimax vs mcts: 100 games",
         "Ranking",
         "Crosstable",
     ] {
         assert!(text.contains(needle), "missing {needle:?} in\n{text}");
     }
-    // One random opening stone leaves tic-tac-toe a draw: minimax, perfect
-    // there, never loses a game.
-    for opponent in ["random", "blocking"] {
+    // One random opening stone leaves tic-tac-toe a draw: minimax and mcts,
+    // perfect there, never lose a game.
+    for (opponent, bot) in [
+        ("random", "minimax"),
+        ("blocking", "minimax"),
+        ("random", "mcts"),
+        ("blocking", "mcts"),
+        ("minimax", "mcts"),
+    ] {
         let section = text
-            .split(&format!("{opponent} vs minimax: 100 games\n"))
+            .split(&format!("{opponent} vs {bot}: 100 games\n"))
             .nth(1)
             .unwrap_or_default();
         assert!(
             section.starts_with(&format!("  {opponent}: +0 ")),
-            "minimax lost to {opponent}:\n{text}"
+            "{bot} lost to {opponent}:\n{text}"
         );
+        if opponent == "minimax" {
+            assert!(section.contains(" -0 "), "minimax lost to mcts:\n{text}");
+        }
     }
     let seed = text
         .split("seed ")

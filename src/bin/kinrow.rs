@@ -19,9 +19,10 @@ Protocol (GTP framing; one request per line, `[id] command [args]`):
   known_command X   list_commands   quit
   solve [SECONDS]   analyze [SECONDS]   (exact solver, up to 64 cells)
   set NAME VALUE: bot, seed, movetime and timeleft (ms); depth (minimax:
-    plies, 0 = no cap). A bot option is kept for the session and applies to
-    every bot that has it, set before or after `set bot`; an option no bot
-    has is refused.
+    plies, 0 = no cap); iterations, exploration, prior, memory, reuse
+    (mcts: see docs/mcts.md). A bot option is kept for the session and
+    applies to every bot that has it, set before or after `set bot`; an
+    option no bot has is refused.
 Replies: `=[id] result` or `?[id] message`, each ending with an empty line.
 Cells are `R C`, 1-based, row 1 at the top.
 Example: printf 'genmove\\nshow\\n' | kinrow
@@ -33,7 +34,7 @@ pbrain-kinrow) and --protocol gtp (GTP with GoGui's gogui-rules_* commands).";
 #[derive(Parser, Debug)]
 #[command(name = "kinrow", version, after_help = PROTOCOL_SUMMARY, max_term_width = 80)]
 struct Cli {
-    /// The bot that answers genmove: random, blocking or minimax.
+    /// The bot that answers genmove: random, blocking, minimax or mcts.
     #[arg(long, default_value = "minimax", value_parser = parse_bot)]
     bot: BotKind,
     /// Seed for the bot's random choices (default: a fresh random seed).

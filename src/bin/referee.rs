@@ -18,7 +18,7 @@ use std::time::Duration;
 
 /// Plays tournaments between k-in-a-row engines (kinrow's bots or any program
 /// that speaks the protocol) and reports who is stronger and by how much.
-/// Without engines: a round robin of random, blocking and minimax on 3x3.
+/// Without engines: a round robin of random, blocking, minimax and mcts on 3x3.
 #[derive(Parser, Debug)]
 #[command(name = "referee", version, max_term_width = 80)]
 struct Cli {
@@ -29,7 +29,7 @@ struct Cli {
     /// Repeatable.
     #[arg(long = "engine", value_name = "[NAME=][gomocup:]COMMAND", value_parser = parse_engine)]
     engines: Vec<EngineSpec>,
-    /// Built-in bots (comma-separated: random, blocking, minimax), played by
+    /// Built-in bots (comma-separated: random, blocking, minimax, mcts), played by
     /// the kinrow binary next to this one.
     #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_bot)]
     bots: Vec<BotKind>,

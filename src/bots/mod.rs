@@ -3,11 +3,13 @@
 
 mod blocking;
 mod clock;
+mod mcts;
 mod minimax;
 mod random;
 
 pub use blocking::Blocking;
 pub use clock::{move_time, MatchClock};
+pub use mcts::{Mcts, MctsReport};
 pub use minimax::{Minimax, SearchReport};
 pub use random::RandomBot;
 
@@ -41,6 +43,13 @@ impl Limits {
     /// The moment the answer is due.
     pub fn deadline(&self) -> Instant {
         self.start + self.movetime
+    }
+    /// When a search must stop to answer in time: the deadline less a
+    /// safety margin for setting up and answering (never before the start).
+    pub fn search_deadline(&self) -> Instant {
+        self.deadline()
+            .checked_sub(minimax::safety_margin(self.movetime))
+            .unwrap_or(self.start)
     }
 }
 
@@ -97,11 +106,18 @@ pub enum BotKind {
     Blocking,
     /// Negamax with alpha-beta: perfect where it can search to the end.
     Minimax,
+    /// Monte Carlo tree search (UCT over random playouts, with a solver).
+    Mcts,
 }
 
 impl BotKind {
     /// Every bot, in the order `list` shows them.
-    pub const ALL: [BotKind; 3] = [BotKind::Random, BotKind::Blocking, BotKind::Minimax];
+    pub const ALL: [BotKind; 4] = [
+        BotKind::Random,
+        BotKind::Blocking,
+        BotKind::Minimax,
+        BotKind::Mcts,
+    ];
 
     /// A bot of this kind with its generator seeded.
     pub fn build(self, seed: u64) -> Box<dyn Bot> {
@@ -109,6 +125,7 @@ impl BotKind {
             BotKind::Random => Box::new(RandomBot::new(seed)),
             BotKind::Blocking => Box::new(Blocking::new(seed)),
             BotKind::Minimax => Box::new(Minimax::new(seed)),
+            BotKind::Mcts => Box::new(Mcts::new(seed)),
         }
     }
 
@@ -118,6 +135,7 @@ impl BotKind {
             BotKind::Random => "random",
             BotKind::Blocking => "blocking",
             BotKind::Minimax => "minimax",
+            BotKind::Mcts => "mcts",
         }
     }
 }
@@ -170,4 +188,18 @@ pub fn random_empty_square(board: &Board, rng: &mut SmallRng) -> usize {
         .filter(|&s| board.is_empty_square(s))
         .nth(pick)
         .expect("an ongoing game has an empty square")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_search_stops_a_margin_before_the_deadline() {
+        let ms = Duration::from_millis;
+        let l = Limits::starting_now(ms(200));
+        assert_eq!(l.search_deadline(), l.start + ms(180));
+        let l = Limits::starting_now(ms(1));
+        assert_eq!(l.search_deadline(), l.start + Duration::from_micros(500));
+    }
 }

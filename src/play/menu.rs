@@ -72,6 +72,7 @@ fn bot_blurb(bot: BotKind) -> &'static str {
         BotKind::Random => "any free cell",
         BotKind::Blocking => "wins or blocks when it can",
         BotKind::Minimax => "searches ahead (perfect on small boards)",
+        BotKind::Mcts => "samples random games (Monte Carlo tree search)",
         // Bots added to the engine later show up by name.
         #[allow(unreachable_patterns)]
         _ => "",

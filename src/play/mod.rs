@@ -36,7 +36,8 @@ use std::time::Duration;
 #[derive(Args, Debug, Clone, Default)]
 #[command(after_help = KEYS_HELP)]
 pub struct PlayArgs {
-    /// Who plays X (moves first): human, or a bot (random, blocking, minimax).
+    /// Who plays X (moves first): human, or a bot (random, blocking, minimax,
+    /// mcts).
     /// Default: human.
     #[arg(long, value_name = "PLAYER", value_parser = SeatSpec::parse_player, conflicts_with = "x_engine")]
     pub x: Option<SeatSpec>,

@@ -120,7 +120,7 @@ mod tests {
             Ok(SeatSpec::Bot(BotKind::Minimax))
         );
         let err = SeatSpec::parse_player("stockfish").unwrap_err();
-        assert!(err.contains("random, blocking, minimax"), "{err}");
+        assert!(err.contains("random, blocking, minimax, mcts"), "{err}");
     }
 
     #[test]

@@ -1,5 +1,7 @@
 //! Helpers shared by integration tests.
 
+pub mod games;
+
 use kinrow::rules::{Board, Cell, Geometry, Player};
 use std::collections::HashSet;
 

@@ -48,7 +48,7 @@ use table::Table;
 
 /// Time kept back from `movetime` for setting up and answering: a tenth,
 /// at least 2 ms (but no more than half) and at most 50 ms.
-fn safety_margin(movetime: Duration) -> Duration {
+pub(super) fn safety_margin(movetime: Duration) -> Duration {
     (movetime / 10)
         .max((movetime / 2).min(Duration::from_millis(2)))
         .min(Duration::from_millis(50))
@@ -243,10 +243,7 @@ impl Bot for Minimax {
             // Not an ongoing game: nothing sensible to choose.
             return Cell::new(0, 0);
         };
-        let deadline = limits
-            .deadline()
-            .checked_sub(safety_margin(limits.movetime))
-            .unwrap_or(limits.start);
+        let deadline = limits.search_deadline();
         let mut start = limits.start.min(deadline);
         let max_depth = self.max_depth;
         // A depth cap asks for the search alone (and replays that the clock
