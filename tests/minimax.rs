@@ -229,6 +229,39 @@ fn answers_in_time_on_large_boards() {
 }
 
 #[test]
+fn answers_in_time_where_the_solver_works_hard() {
+    // 7x7 k5: the solver's share of a 100 ms move read the clock once per
+    // 4096 nodes, and its nodes here (pairing searches over many live
+    // windows) are slow: the move took about 1.1 s of CPU, past the
+    // referee's deadline. A move must take about its movetime; 800 ms
+    // leaves a busy machine room.
+    let mut board = Board::new(geometry(7, 7, 5, Rule::Free));
+    for (r, c) in [
+        (3, 3),
+        (2, 3),
+        (4, 4),
+        (5, 5),
+        (3, 5),
+        (3, 4),
+        (5, 3),
+        (2, 6),
+        (6, 2),
+        (7, 1),
+    ] {
+        board.try_play(Cell::new(r - 1, c - 1)).unwrap();
+    }
+    let mut bot = Minimax::new(5);
+    let start = Instant::now();
+    let c = bot.choose(&board, limits(100));
+    assert!(
+        start.elapsed() < Duration::from_millis(800),
+        "{:?}",
+        start.elapsed()
+    );
+    assert!(board.check(c).is_ok(), "{c:?}");
+}
+
+#[test]
 fn depth_option_caps_the_search() {
     let mut bot = Minimax::new(9);
     assert!(bot.set_option("depth", "x").is_err());
