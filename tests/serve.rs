@@ -190,7 +190,7 @@ fn a_session_answers_the_protocol_and_checks_the_engines_moves() {
     let mut c = s.connect();
     assert_eq!(
         c.ask("players"),
-        "= human\nbot random\nbot blocking\nbot minimax\nengine firstfree"
+        "= human\nbot random\nbot blocking\nbot minimax\nbot mcts\nengine firstfree"
     );
     assert_eq!(c.ask("newgame 3 3 3"), "=");
     assert_eq!(c.ask("seat O bot minimax 200"), "=");
