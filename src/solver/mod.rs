@@ -231,6 +231,7 @@ pub struct Solver {
     shape: Option<Shape>,
     table: Table,
     table_mib: usize,
+    zones: bool,
 }
 
 impl Solver {
@@ -240,6 +241,17 @@ impl Solver {
             shape: None,
             table: Table::with_mib(table_mib),
             table_mib,
+            zones: true,
+        }
+    }
+
+    /// Switches relevance zones on or off (on by default; they only apply
+    /// under the free rule). Values never depend on it, only the work does:
+    /// the tests compare the two.
+    pub fn set_relevance_zones(&mut self, on: bool) {
+        if on != self.zones {
+            self.zones = on;
+            self.table.clear();
         }
     }
 
@@ -313,6 +325,7 @@ impl Solver {
             progress: Some(&mut on_nodes),
         };
         let mut search = Search::new(shape, &mut self.table, pos, limits);
+        search.zones &= self.zones;
 
         // First: does the side to move hold the draw? Then: does it win?
         *state.borrow_mut() = (format!("does {player} lose?"), bounds);

@@ -137,9 +137,8 @@ pub struct Search<'a> {
     exact_rule: bool,
     /// Whether relevance zones are used (the free rule only: under the
     /// exact rule an extra stone can hurt, by an overline).
-    zones: bool,
-    /// The zone of the last `negamax` result, when it was an attacker's
-    /// failure.
+    pub zones: bool,
+    /// The zone backing the last `negamax` result (see there).
     zone: u64,
 }
 
@@ -305,13 +304,21 @@ impl<'a> Search<'a> {
     /// The value of the position for the side to move (-1, 0, 1),
     /// fail-soft within `alpha`..`beta`.
     ///
-    /// Relevance zones (Ko et al.'s idea, on the free rule): when a null
-    /// window asks whether one player (the attacker) wins and the answer is
-    /// no, `self.zone` is left holding a set of empty cells such that the
-    /// answer stays no whatever stones the attacker had on the other empty
-    /// cells. An extra stone never hurts its owner, so an attacker's move
-    /// outside the zone of a refuted move is refuted too (as if both were
-    /// played): only moves inside it are searched.
+    /// Relevance zones (Ko et al.'s idea, on the free rule): every result
+    /// leaves in `self.zone` a set of empty cells backing the bound it
+    /// proves (`value <= v` on a fail low, `value >= v` on a fail high),
+    /// whatever stones the player that bound goes against (the mover on a
+    /// fail low, the other on a fail high) had on the other empty cells.
+    /// An extra stone never hurts its owner, so a move outside the zone of
+    /// a refuted move is refuted too (as if both were played): only moves
+    /// inside it are searched. This bounds the moves of whoever fails: the
+    /// attacker's tries when the attacker cannot win, and the defender's
+    /// replies when the attacker wins.
+    ///
+    /// Besides backing its bound, a zone keeps the failing player from
+    /// completing a line with stones outside it (it holds an empty cell of
+    /// each of their live windows), and when that player is to move, from
+    /// having a win on the spot (two of those cells).
     pub fn negamax(&mut self, mut alpha: i8, mut beta: i8, ply: usize) -> i8 {
         self.zone = ALL;
         if self.tick() {
@@ -319,14 +326,12 @@ impl<'a> Search<'a> {
         }
         let me = self.pos.to_move;
         let f = self.facts();
-        // Who asks to win: the side to move, or the other.
-        let att_me = alpha >= 0 && self.zones;
-        let att_opp = beta <= 0 && self.zones;
+        let zones = self.zones;
         if f.win[me] != 0 {
             if ply == 0 {
                 self.root_best = Some(f.win[me].trailing_zeros() as usize);
             }
-            if att_opp {
+            if zones {
                 let w = f.win[me] & f.win[me].wrapping_neg();
                 self.zone = self.hit(1 - me, 1, w);
             }
@@ -337,7 +342,7 @@ impl<'a> Search<'a> {
             if ply == 0 {
                 self.root_best = Some(threats.trailing_zeros() as usize);
             }
-            if att_me {
+            if zones {
                 self.zone = self.hit(me, 2, threats);
             }
             return -1;
@@ -350,37 +355,35 @@ impl<'a> Search<'a> {
         } else {
             0
         };
-        // What backs hi <= 0 and lo >= 0: nothing to complete (any stones
-        // elsewhere change nothing), or too few moves left (everything).
-        let static_zone = |p: usize| if f.need[p] == u32::MAX { 0 } else { ALL };
+        // What backs hi <= 0 and lo >= 0: the cells of the windows the
+        // player could still complete (stones elsewhere leave their needs
+        // as they are and only take moves away).
+        let static_zone = |p: usize| f.live[p];
         let mut zone_hi = if hi <= 0 { static_zone(me) } else { ALL };
         let mut zone_lo = if lo >= 0 { static_zone(1 - me) } else { ALL };
         let (key, sym) = self.pos.canonical(self.shape.symmetries);
         let mut tt_move = None;
         if let Some(k) = self.table.probe(key) {
-            if k.hi <= 0 && k.zone[0].count_ones() < zone_hi.count_ones() {
+            // The stronger bound wins; of equal ones, the smaller zone.
+            if k.hi < hi || (k.hi == hi && k.zone[0].count_ones() < zone_hi.count_ones()) {
+                hi = k.hi;
                 zone_hi = self.map_zone(k.zone[0], sym, true);
             }
-            if k.lo >= 0 && k.zone[1].count_ones() < zone_lo.count_ones() {
+            if k.lo > lo || (k.lo == lo && k.zone[1].count_ones() < zone_lo.count_ones()) {
+                lo = k.lo;
                 zone_lo = self.map_zone(k.zone[1], sym, true);
             }
-            lo = lo.max(k.lo);
-            hi = hi.min(k.hi);
             tt_move = k.best.map(|b| self.shape.preimage(sym, b as usize));
         }
         // A zone is only good for this position's empty cells.
         let (zone_hi, zone_lo) = (&mut (zone_hi & empty), &mut (zone_lo & empty));
         if ply > 0 {
-            if lo >= beta || lo >= hi {
-                if att_opp {
-                    self.zone = *zone_lo;
-                }
+            if lo >= beta {
+                self.zone = *zone_lo;
                 return lo;
             }
             if hi <= alpha {
-                if att_me {
-                    self.zone = *zone_hi;
-                }
+                self.zone = *zone_hi;
                 return hi;
             }
         }
@@ -389,7 +392,7 @@ impl<'a> Search<'a> {
             if let Some(pairs) = self.pairing(me) {
                 hi = 0;
                 *zone_hi = pairs;
-                self.store(key, sym, lo, hi, None, 0, [pairs, ALL]);
+                self.store(key, sym, lo, hi, None, 0, [pairs, *zone_lo]);
                 if ply > 0 {
                     self.zone = pairs;
                     return 0;
@@ -400,7 +403,7 @@ impl<'a> Search<'a> {
             if let Some(pairs) = self.pairing(1 - me) {
                 lo = 0;
                 *zone_lo = pairs;
-                self.store(key, sym, lo, hi, None, 0, [ALL, pairs]);
+                self.store(key, sym, lo, hi, None, 0, [*zone_hi, pairs]);
                 if ply > 0 {
                     self.zone = pairs;
                     return 0;
@@ -426,12 +429,13 @@ impl<'a> Search<'a> {
         let mut outside = 0u64;
         let mut cut_zone = ALL;
         for &(c, _) in moves.iter() {
-            if att_me && outside >> c & 1 == 1 {
+            if outside >> c & 1 == 1 {
                 continue;
             }
             self.pos.play(self.shape, c);
             let v = if left == 1 {
-                self.zone = ALL;
+                // A full board: no cell left to put a stone on.
+                self.zone = 0;
                 0
             } else {
                 -self.negamax(-beta, -alpha, ply + 1)
@@ -441,7 +445,7 @@ impl<'a> Search<'a> {
             if self.stopped {
                 break;
             }
-            if att_me && v <= alpha_in {
+            if zones && v <= alpha_in {
                 refuted_zone |= child_zone;
                 outside |= empty & !child_zone;
             }
@@ -472,25 +476,25 @@ impl<'a> Search<'a> {
         }
         let forced = threats != 0;
         let (mut lo2, mut hi2) = (lo, hi);
-        let mut zones = [ALL, ALL];
+        let mut new_zones = [ALL, ALL];
         if best <= alpha_in {
             hi2 = hi2.min(best);
-            if att_me && best <= 0 {
-                // Under a forced block, the attacker's other moves lose at
-                // once: stones outside the zone must not win instead.
+            if zones {
+                // Under a forced block, the other moves lose at once: stones
+                // outside the zone must not give the mover a win instead.
                 let z = if forced {
                     self.hit(me, 2, refuted_zone | threats)
                 } else {
                     refuted_zone
                 };
                 self.zone = z;
-                zones[0] = z;
+                new_zones[0] = z;
             }
         } else if best >= beta_in {
             lo2 = lo2.max(best);
-            if att_opp && best >= 0 {
+            if zones {
                 self.zone = cut_zone;
-                zones[1] = cut_zone;
+                new_zones[1] = cut_zone;
             }
         } else {
             lo2 = best;
@@ -498,7 +502,7 @@ impl<'a> Search<'a> {
         }
         let work = 64 - (self.nodes - nodes_in).leading_zeros();
         let canonical_move = best_move.map(|c| self.shape.image(sym, c) as u8);
-        self.store(key, sym, lo2, hi2, canonical_move, work, zones);
+        self.store(key, sym, lo2, hi2, canonical_move, work, new_zones);
         best
     }
 
@@ -516,12 +520,15 @@ impl<'a> Search<'a> {
         zone: [u64; 2],
     ) {
         let mut k = self.table.probe(key).unwrap_or(Known::NOTHING);
-        k.lo = k.lo.max(lo);
-        k.hi = k.hi.min(hi);
-        for (stored, new) in k.zone.iter_mut().zip(zone) {
-            if new.count_ones() < stored.count_ones() {
-                *stored = self.map_zone(new, sym, false);
-            }
+        // A zone backs the bound stored beside it: a stronger bound comes
+        // with its own zone; of equal bounds the smaller zone stays.
+        if hi < k.hi || (hi == k.hi && zone[0].count_ones() < k.zone[0].count_ones()) {
+            k.hi = hi;
+            k.zone[0] = self.map_zone(zone[0], sym, false);
+        }
+        if lo > k.lo || (lo == k.lo && zone[1].count_ones() < k.zone[1].count_ones()) {
+            k.lo = lo;
+            k.zone[1] = self.map_zone(zone[1], sym, false);
         }
         if best.is_some() {
             k.best = best;
@@ -617,9 +624,16 @@ impl<'a> Search<'a> {
         if result {
             *win = (*win).min(d.min(254) as u8);
             if att_moves {
+                // A bound raised here comes without a zone.
+                if k.lo < 1 {
+                    k.zone[1] = ALL;
+                }
                 k.lo = 1;
                 k.hi = 1;
             } else {
+                if k.hi > -1 {
+                    k.zone[0] = ALL;
+                }
                 k.lo = -1;
                 k.hi = -1;
             }
