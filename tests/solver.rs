@@ -5,7 +5,7 @@
 mod common;
 
 use kinrow::rules::{Board, Cell, Geometry, Outcome, Player, Rule};
-use kinrow::solver::{Budget, Solver, Value};
+use kinrow::solver::{Budget, Prover, Solver, Value};
 use rand::Rng;
 use std::collections::HashMap;
 
@@ -67,20 +67,29 @@ fn agrees_with_brute_force_on_every_position_of_tiny_games() {
         geometry(4, 3, 3, Rule::Exact),
         geometry(1, 1, 1, Rule::Free),
     ];
+    for prover in [Prover::AlphaBeta, Prover::DfPn] {
+        tiny_games_agree(&shapes, prover);
+    }
+}
+
+/// Every position of each game: value, distance and best move, and on a
+/// sample every move's value.
+fn tiny_games_agree(shapes: &[Geometry], prover: Prover) {
     let mut solver = Solver::new(4);
-    for geo in shapes {
+    solver.set_prover(prover);
+    for &geo in shapes {
         let mut oracle = Oracle::default();
         let positions = common::ongoing_positions(geo);
         for (i, pos) in positions.iter().enumerate() {
             let mut b = pos.clone();
             let want = oracle.value(&mut b);
             let report = solver.solve(pos, Budget::default()).unwrap();
-            assert_eq!(report.value, Some(want), "{geo}\n{pos}");
+            assert_eq!(report.value, Some(want), "{prover:?} {geo}\n{pos}");
             let best = report.best.expect("a best move");
             assert_eq!(
                 oracle.move_value(&mut b, best),
                 want,
-                "{geo}\n{pos}\nbest {best}"
+                "{prover:?} {geo}\n{pos}\nbest {best}"
             );
             // Every move's value, on a sample (the analysis solves each child).
             if i % 7 == 0 {
@@ -89,7 +98,7 @@ fn agrees_with_brute_force_on_every_position_of_tiny_games() {
                     assert_eq!(
                         v,
                         Some(oracle.move_value(&mut b, cell)),
-                        "{geo}\n{pos}\n{cell}"
+                        "{prover:?} {geo}\n{pos}\n{cell}"
                     );
                 }
             }
@@ -130,27 +139,34 @@ fn agrees_with_brute_force_on_sampled_positions_of_larger_boards() {
         (geometry(5, 5, 5, Rule::Free), 10),
         (geometry(4, 5, 4, Rule::Exact), 9),
     ];
-    let mut solver = Solver::new(4);
+    let mut solvers = [Prover::AlphaBeta, Prover::DfPn].map(|prover| {
+        let mut solver = Solver::new(4);
+        solver.set_prover(prover);
+        (prover, solver)
+    });
     for (n, &(geo, empty)) in shapes.iter().enumerate() {
         let mut oracle = Oracle::default();
         for pos in sampled_positions(geo, empty, 40, n as u64) {
             let mut b = pos.clone();
             let want = oracle.value(&mut b);
-            let report = solver.solve(&pos, Budget::default()).unwrap();
-            assert_eq!(report.value, Some(want), "{geo}\n{pos}");
-            let best = report.best.expect("a best move");
-            assert_eq!(
-                oracle.move_value(&mut b, best),
-                want,
-                "{geo}\n{pos}\nbest {best}"
-            );
+            for (prover, solver) in solvers.iter_mut() {
+                let report = solver.solve(&pos, Budget::default()).unwrap();
+                assert_eq!(report.value, Some(want), "{prover:?} {geo}\n{pos}");
+                let best = report.best.expect("a best move");
+                assert_eq!(
+                    oracle.move_value(&mut b, best),
+                    want,
+                    "{prover:?} {geo}\n{pos}\nbest {best}"
+                );
+            }
         }
     }
 }
 
-/// Relevance zones change the work, never the value: on positions too big
-/// for brute force, the solver with zones against the solver without, the
-/// value with its distance and the best move with its value.
+/// Relevance zones and the choice of search change the work, never the
+/// value: on positions too big for brute force, alpha-beta without zones
+/// against alpha-beta and df-pn with them, the value with its distance and
+/// the best move with its value.
 #[test]
 fn relevance_zones_never_change_a_value() {
     let shapes = [
@@ -165,26 +181,33 @@ fn relevance_zones_never_change_a_value() {
         (geometry(5, 5, 5, Rule::Free), 17),
         (geometry(3, 8, 3, Rule::Free), 16),
     ];
-    let mut with = Solver::new(16);
     let mut without = Solver::new(16);
     without.set_relevance_zones(false);
+    without.set_prover(Prover::AlphaBeta);
+    let mut solvers = [Prover::AlphaBeta, Prover::DfPn].map(|prover| {
+        let mut solver = Solver::new(16);
+        solver.set_prover(prover);
+        (prover, solver)
+    });
     for (n, &(geo, empty)) in shapes.iter().enumerate() {
         for pos in sampled_positions(geo, empty, 100, 100 + n as u64) {
             let want = without.solve(&pos, Budget::default()).unwrap().value;
-            let report = with.solve(&pos, Budget::default()).unwrap();
-            assert_eq!(report.value, want, "{geo}\n{pos}");
-            let mut child = pos.clone();
-            let best = report.best.expect("a best move");
-            let got = match child.try_play(best).unwrap() {
-                Some(Outcome::Win { .. }) => Some(Value::Win(1)),
-                Some(Outcome::Draw) => Some(Value::Draw),
-                None => without
-                    .solve(&child, Budget::default())
-                    .unwrap()
-                    .value
-                    .map(Value::before),
-            };
-            assert_eq!(got, want, "{geo}\n{pos}\nbest {best}");
+            for (prover, with) in solvers.iter_mut() {
+                let report = with.solve(&pos, Budget::default()).unwrap();
+                assert_eq!(report.value, want, "{prover:?} {geo}\n{pos}");
+                let mut child = pos.clone();
+                let best = report.best.expect("a best move");
+                let got = match child.try_play(best).unwrap() {
+                    Some(Outcome::Win { .. }) => Some(Value::Win(1)),
+                    Some(Outcome::Draw) => Some(Value::Draw),
+                    None => without
+                        .solve(&child, Budget::default())
+                        .unwrap()
+                        .value
+                        .map(Value::before),
+                };
+                assert_eq!(got, want, "{prover:?} {geo}\n{pos}\nbest {best}");
+            }
         }
     }
 }

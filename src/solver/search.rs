@@ -17,17 +17,32 @@ use super::table::{Known, Table};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+/// Nodes a question gets from alpha-beta before df-pn takes it over (see
+/// `wins`).
+const ALPHA_BETA_NODES: u64 = 1 << 17;
+
 /// Pairing strategies are looked for against at most this many live windows.
 const PAIRING_WINDOWS: usize = 40;
 
 /// A zone that holds everything: no pruning from it.
-const ALL: u64 = u64::MAX;
+pub(super) const ALL: u64 = u64::MAX;
 
 /// The clock and the stop flag are read once per this many nodes. A node
 /// can cost tens of microseconds (a pairing search on a board with many live
 /// windows), so the interval is short: reading the clock costs a few tens of
 /// nanoseconds, and a bot's share of a 100 ms move must not overrun.
 const CHECK_INTERVAL: u64 = 64;
+
+/// Which search answers the value's questions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prover {
+    /// Alpha-beta alone.
+    AlphaBeta,
+    /// Df-pn alone.
+    DfPn,
+    /// Alpha-beta up to a node budget, then df-pn (the default).
+    Both,
+}
 
 /// A position on bitboards with its symmetric hashes.
 #[derive(Clone, Debug)]
@@ -127,11 +142,21 @@ pub struct Search<'a> {
     /// Set once the deadline passed or the stop flag rose: every result
     /// after it is void.
     pub stopped: bool,
+    /// Which search answers a question.
+    pub prover: Prover,
+    /// Alpha-beta's share of a question ends at this node count.
+    node_limit: u64,
+    /// Whether `stopped` was set by `node_limit`.
+    out_of_nodes: bool,
     limits: Limits<'a>,
     /// Per player and cell: how often the move caused a cutoff.
     history: [[u32; 64]; 2],
     /// Move lists per ply, kept to avoid allocating.
-    lists: Vec<Vec<(usize, i64)>>,
+    pub(super) lists: Vec<Vec<(usize, i64)>>,
+    /// Children per ply for `dfpn`, kept to avoid allocating.
+    pub(super) children: Vec<Vec<super::dfpn::Child>>,
+    /// Their keys, per ply.
+    pub(super) keys: Vec<Vec<u64>>,
     /// The best move of the root (ply 0) of the last value search.
     pub root_best: Option<usize>,
     exact_rule: bool,
@@ -153,9 +178,14 @@ impl<'a> Search<'a> {
             pos,
             nodes: 0,
             stopped: false,
+            prover: Prover::Both,
+            node_limit: u64::MAX,
+            out_of_nodes: false,
             limits,
             history: [[0; 64]; 2],
             lists: vec![Vec::new(); shape.cells + 2],
+            children: vec![Vec::new(); shape.cells + 2],
+            keys: vec![Vec::new(); shape.cells + 2],
             root_best: None,
             exact_rule: shape.geometry.rule() == crate::rules::Rule::Exact,
             zones: shape.geometry.rule() == crate::rules::Rule::Free,
@@ -165,8 +195,12 @@ impl<'a> Search<'a> {
 
     /// Counts a node and, now and then, reads the clock and the stop flag.
     #[inline]
-    fn tick(&mut self) -> bool {
+    pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+            self.out_of_nodes = true;
+        }
         if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             if self.limits.deadline.is_some_and(|d| Instant::now() >= d)
                 || self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
@@ -209,7 +243,7 @@ impl<'a> Search<'a> {
     /// A pairing strategy against `p` (see `pairing`): the paired cells.
     /// Not tried while `p` has more than [`PAIRING_WINDOWS`] live windows,
     /// where it would hardly ever succeed.
-    fn pairing(&self, p: usize) -> Option<u64> {
+    pub(super) fn pairing(&self, p: usize) -> Option<u64> {
         let st = self.pos.stones;
         let empty = self.pos.empty(self.shape);
         let mut live = [0u64; PAIRING_WINDOWS];
@@ -228,7 +262,7 @@ impl<'a> Search<'a> {
 
     /// Whether `p` can still complete a window with the moves left to them.
     #[inline]
-    fn can_win(&self, f: &Facts, p: usize, left: u32) -> bool {
+    pub(super) fn can_win(&self, f: &Facts, p: usize, left: u32) -> bool {
         let moves = if self.pos.to_move == p {
             left.div_ceil(2)
         } else {
@@ -238,7 +272,12 @@ impl<'a> Search<'a> {
     }
 
     /// The candidate moves, best-looking first (`first` before all).
-    fn generate(&mut self, list: &mut Vec<(usize, i64)>, f: &Facts, first: Option<usize>) {
+    pub(super) fn generate(
+        &mut self,
+        list: &mut Vec<(usize, i64)>,
+        f: &Facts,
+        first: Option<usize>,
+    ) {
         list.clear();
         let me = self.pos.to_move;
         let empty = self.pos.empty(self.shape);
@@ -284,7 +323,7 @@ impl<'a> Search<'a> {
 
     /// Cells that hit every one of `p`'s live windows `times` times (one or
     /// two of its empty cells each), on top of `zone`.
-    fn hit(&self, p: usize, times: u32, mut zone: u64) -> u64 {
+    pub(super) fn hit(&self, p: usize, times: u32, mut zone: u64) -> u64 {
         let st = self.pos.stones;
         let empty = self.pos.empty(self.shape);
         for w in &self.shape.windows {
@@ -299,6 +338,32 @@ impl<'a> Search<'a> {
             }
         }
         zone
+    }
+
+    /// Whether `att` wins from the current position: `None` when stopped.
+    ///
+    /// Alpha-beta first: with its move ordering it finds short proofs in
+    /// a fraction of df-pn's nodes. Past [`ALPHA_BETA_NODES`], df-pn takes
+    /// over (with what alpha-beta proved in the table): it finds the small
+    /// proofs of big trees, where alpha-beta's first tries are wrong.
+    pub fn wins(&mut self, att: usize) -> Option<bool> {
+        let mover = self.pos.to_move == att;
+        let (alpha, beta) = if mover { (0, 1) } else { (-1, 0) };
+        if self.prover != Prover::DfPn {
+            if self.prover == Prover::Both {
+                self.node_limit = self.nodes + ALPHA_BETA_NODES;
+            }
+            let v = self.negamax(alpha, beta, 0);
+            self.node_limit = u64::MAX;
+            if !self.stopped {
+                return Some(if mover { v >= 1 } else { v <= -1 });
+            }
+            if !std::mem::take(&mut self.out_of_nodes) {
+                return None;
+            }
+            self.stopped = false;
+        }
+        self.prove(att)
     }
 
     /// The value of the position for the side to move (-1, 0, 1),
@@ -509,7 +574,7 @@ impl<'a> Search<'a> {
     /// Merges what was proved into the table's entry for `key`, the zones
     /// seen through symmetry `sym` (the table's orientation).
     #[allow(clippy::too_many_arguments)]
-    fn store(
+    pub(super) fn store(
         &mut self,
         key: u64,
         sym: usize,
@@ -538,7 +603,7 @@ impl<'a> Search<'a> {
 
     /// A zone seen through symmetry `sym` (`back`: from the table's
     /// orientation to the board's).
-    fn map_zone(&self, zone: u64, sym: usize, back: bool) -> u64 {
+    pub(super) fn map_zone(&self, zone: u64, sym: usize, back: bool) -> u64 {
         if zone == ALL || sym == 0 {
             return zone;
         }
