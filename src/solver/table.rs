@@ -23,6 +23,10 @@ pub struct Known {
     /// the proof holds whatever stones that player had on cells outside it.
     /// `u64::MAX`: not known.
     pub zone: [u64; 2],
+    /// Zones backing `dist[dist_side]`: `[0]` its `fail`, `[1]` its `win`
+    /// (one side's only: an entry serves one attacker at a time).
+    dist_zone: [u64; 2],
+    dist_side: usize,
 }
 
 impl Known {
@@ -33,7 +37,24 @@ impl Known {
         best: None,
         dist: [(0, u8::MAX); 2],
         zone: [u64::MAX; 2],
+        dist_zone: [u64::MAX; 2],
+        dist_side: 0,
     };
+
+    /// The zones backing `dist[side]` (`u64::MAX` where not known).
+    pub fn dist_zone(&self, side: usize) -> [u64; 2] {
+        if side == self.dist_side {
+            self.dist_zone
+        } else {
+            [u64::MAX; 2]
+        }
+    }
+
+    /// Sets the zones backing `dist[side]`, forgetting the other side's.
+    pub fn set_dist_zone(&mut self, side: usize, zone: [u64; 2]) {
+        self.dist_side = side;
+        self.dist_zone = zone;
+    }
 }
 
 /// A table of `2^bits` entries.
@@ -65,6 +86,7 @@ fn pack(k: Known, work: u32) -> u64 {
         | u64::from(k.dist[1].1) << 35
         | u64::from(work.min(63)) << 43
         | 1 << 49
+        | (k.dist_side as u64) << 50
 }
 
 fn unpack(d: u64) -> Known {
@@ -78,6 +100,8 @@ fn unpack(d: u64) -> Known {
             ((d >> 27) as u8, (d >> 35) as u8),
         ],
         zone: [u64::MAX; 2],
+        dist_zone: [u64::MAX; 2],
+        dist_side: ((d >> 50) & 1) as usize,
     }
 }
 
@@ -86,11 +110,12 @@ fn work_of(d: u64) -> u32 {
 }
 
 /// Bytes per entry (with its share of the proof numbers' entries).
-pub const ENTRY_BYTES: usize = 40;
+pub const ENTRY_BYTES: usize = 56;
 
-/// Words of a bucket of four entries: keys, data, then two zones each;
-/// 128 bytes, aligned, so a probe reads one cache line and a hit two.
-const BUCKET: usize = 16;
+/// Words of a bucket of four entries: keys, data, then four zones each
+/// (two for the bounds, two for the distances); 192 bytes, aligned, so a
+/// probe reads one cache line and a hit two.
+const BUCKET: usize = 24;
 
 /// Words of a bucket of four proof-number entries: keys, then data; one
 /// cache line.
@@ -152,7 +177,8 @@ impl Table {
         (0..4)
             .find(|&i| b[i] == key && b[4 + i] != 0)
             .map(|i| Known {
-                zone: [b[8 + 2 * i], b[9 + 2 * i]],
+                zone: [b[8 + 4 * i], b[9 + 4 * i]],
+                dist_zone: [b[10 + 4 * i], b[11 + 4 * i]],
                 ..unpack(b[4 + i])
             })
     }
@@ -183,8 +209,10 @@ impl Table {
         }
         b[slot] = key;
         b[4 + slot] = pack(known, work);
-        b[8 + 2 * slot] = known.zone[0];
-        b[9 + 2 * slot] = known.zone[1];
+        b[8 + 4 * slot] = known.zone[0];
+        b[9 + 4 * slot] = known.zone[1];
+        b[10 + 4 * slot] = known.dist_zone[0];
+        b[11 + 4 * slot] = known.dist_zone[1];
         self.dirty = true;
     }
 }
@@ -246,15 +274,19 @@ mod tests {
     #[test]
     fn round_trip_and_replacement() {
         let mut t = Table::new(4);
-        let k = Known {
+        let mut k = Known {
             lo: 0,
             hi: 1,
             best: Some(63),
             dist: [(7, 200), (0, 9)],
             zone: [5, u64::MAX],
+            ..Known::NOTHING
         };
+        k.set_dist_zone(1, [3, 12]);
         t.store(5, k, 1);
         assert_eq!(t.probe(5), Some(k));
+        assert_eq!(k.dist_zone(1), [3, 12]);
+        assert_eq!(k.dist_zone(0), [u64::MAX; 2]);
         assert_eq!(t.probe(9), None);
         let n = Known::NOTHING;
         t.store(5, n, 0);
