@@ -161,8 +161,9 @@ impl Search<'_> {
                 }
             }
         }
-        // A pairing strategy is looked for on the first visit only.
-        if (att != me || threats == 0) && fresh {
+        // A pairing strategy is looked for on the first visit only, against
+        // the mover (as in `negamax`; found a ply later otherwise).
+        if att == me && threats == 0 && fresh {
             if let Some(pairs) = self.pairing(att) {
                 let zone = z(pairs);
                 let found = if att == me {

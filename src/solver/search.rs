@@ -452,23 +452,15 @@ impl<'a> Search<'a> {
                 return hi;
             }
         }
-        // Pairing proofs, where they would settle the question asked.
+        // Pairing proofs, where they would settle the question asked:
+        // against the mover only (one against the other side also holds
+        // after any move, and is found there a ply later; looking for it
+        // here too cost more than it saved, most of all in win proofs).
         if hi > 0 && alpha >= 0 && threats == 0 {
             if let Some(pairs) = self.pairing(me) {
                 hi = 0;
                 *zone_hi = pairs;
                 self.store(key, sym, lo, hi, None, 0, [pairs, *zone_lo]);
-                if ply > 0 {
-                    self.zone = pairs;
-                    return 0;
-                }
-            }
-        }
-        if lo < 0 && beta <= 0 {
-            if let Some(pairs) = self.pairing(1 - me) {
-                lo = 0;
-                *zone_lo = pairs;
-                self.store(key, sym, lo, hi, None, 0, [*zone_hi, pairs]);
                 if ply > 0 {
                     self.zone = pairs;
                     return 0;
