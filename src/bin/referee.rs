@@ -104,6 +104,20 @@ struct Cli {
     /// No progress line.
     #[arg(long)]
     quiet: bool,
+    /// Serve a read-only page of the run on this port (0: any free port;
+    /// the address is printed): progress, tallies with Elo, the crosstable,
+    /// the boards of the games in progress, move by move.
+    #[arg(long, value_name = "PORT")]
+    serve: Option<u16>,
+    /// The address --serve listens on; the default answers this machine
+    /// only, any other lets everyone who can reach it watch.
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        default_value = "127.0.0.1",
+        requires = "serve"
+    )]
+    serve_bind: std::net::IpAddr,
     /// Grace period for engines to exit after `quit`, in ms.
     #[arg(long, value_name = "MS", default_value_t = 300, hide = true)]
     grace: u64,
@@ -238,6 +252,9 @@ fn config(cli: Cli) -> Config {
         resume: None,
         log_dir: cli.log_dir,
         progress: !cli.quiet,
+        serve: cli
+            .serve
+            .map(|port| std::net::SocketAddr::new(cli.serve_bind, port)),
     };
     // The files first: records are read only from a file that is no other
     // file of the run.

@@ -76,6 +76,8 @@ pub struct GameSetup<'a> {
     /// A whole-game clock per side: told before every `genmove` as
     /// `set timeleft MS` (a `?` reply is fine); running out loses on time.
     pub match_time: Option<Duration>,
+    /// Where the moves are shown as they are played (`--serve`).
+    pub live: Option<super::live::LiveGame<'a>>,
 }
 
 /// How a game ended.
@@ -399,6 +401,9 @@ pub fn play_game(
                     Err(e) => Stop::Fault(Reason::Illegal, format!("{cell}: {e}")),
                     Ok(_) => {
                         moves.push(cell);
+                        if let Some(live) = &setup.live {
+                            live.moved(cell);
+                        }
                         unseen[side.other().index()] = Some(cell);
                         continue;
                     }

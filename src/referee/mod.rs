@@ -2,6 +2,7 @@
 //!
 //! - [`files`]: input files read within bounds; outputs that must differ.
 //! - [`game`]: one game between two processes, every move checked.
+//! - [`live`]: the running tournament as `--serve`'s watchers see it.
 //! - [`openings`]: random openings and openings files.
 //! - [`records`]: the game records of `--games-out`, written and read back
 //!   (for `--resume`).
@@ -13,6 +14,7 @@
 
 pub mod files;
 pub mod game;
+pub mod live;
 pub mod openings;
 pub mod records;
 pub mod report;
@@ -144,6 +146,8 @@ pub struct Config {
     pub log_dir: Option<PathBuf>,
     /// Show the live progress line (when stderr is a terminal).
     pub progress: bool,
+    /// Serve a read-only page of the run here (`--serve`).
+    pub serve: Option<std::net::SocketAddr>,
 }
 
 impl Config {

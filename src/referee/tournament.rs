@@ -4,6 +4,7 @@
 //! Ctrl-C.
 
 use super::game::{play_game, GameEnd, GameSetup, Reason};
+use super::live::{Counts, Live, LiveGame, RunHead};
 use super::openings::Openings;
 use super::records::{
     one_based, write_record, GameRecord, GameResult, SkippedLines, TimeUsed, RECORD_SCHEMA,
@@ -133,6 +134,8 @@ struct Shared<'a> {
     cancel: Arc<AtomicBool>,
     /// Numbers engine processes for their stderr log names.
     spawned: AtomicUsize,
+    /// The page of `--serve`.
+    live: Option<&'a Live>,
 }
 
 impl Shared<'_> {
@@ -237,6 +240,9 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
         };
         let job = shared.schedule.job(game);
         let opening = shared.openings.round(job.round);
+        if let Some(live) = shared.live {
+            live.begin(game, job.x, job.o, &opening);
+        }
         let mut end = None;
         for (side, idx) in [(Player::X, job.x), (Player::O, job.o)] {
             if procs[idx].is_none() {
@@ -287,6 +293,7 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
                     movetime_ms: config.movetime_ms,
                     timeout: config.timeout,
                     match_time: config.match_time_ms.map(Duration::from_millis),
+                    live: shared.live.map(|live| LiveGame { live, game }),
                 };
                 match play_game([x, o], &setup) {
                     Ok(end) => end,
@@ -588,6 +595,17 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         None => None,
     };
 
+    // The watch page is up before the engines start, so a port in use
+    // stops the run before anything is played.
+    let live = match config.serve {
+        Some(addr) => {
+            let live = Arc::new(Live::new());
+            let url = crate::serve::watch::start(addr.ip(), addr.port(), Arc::clone(&live))?;
+            say(&format!("referee: watch the run at {url}"));
+            Some(live)
+        }
+        None => None,
+    };
     let engines = check_engines(config, &cancel)?;
     let n = engines.len();
     let pairings: Vec<(usize, usize)> = (0..n)
@@ -641,7 +659,28 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
             }
         ));
     }
+    if let Some(live) = &live {
+        live.start(
+            RunHead {
+                seed: config.seed,
+                geometry: config.geometry,
+                games_per_pairing: config.games,
+                openings: openings.description().to_string(),
+                concurrency: config.concurrency,
+                total_games: schedule.total,
+                resumed,
+                engines: engines.clone(),
+            },
+            Counts {
+                tallies: &tallies,
+                sprt: config.sprt.map(|test| sprt_status(test, &tallies[0])),
+                skipped_lines: &skipped_lines,
+                done,
+            },
+        );
+    }
     let shared = Shared {
+        live: live.as_deref(),
         config,
         engines: &engines,
         schedule: &schedule,
@@ -779,6 +818,15 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
                     shared.stop.store(true, Ordering::Relaxed);
                 }
             }
+            if let Some(live) = shared.live {
+                let counts = Counts {
+                    tallies: &tallies,
+                    sprt: config.sprt.map(|test| sprt_status(test, &tallies[0])),
+                    skipped_lines: &skipped_lines,
+                    done,
+                };
+                live.finish(job.game, &f.end, counts);
+            }
             progress.show(done, schedule.total, &tallies, false);
         }
     });
@@ -794,6 +842,11 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     // Over complete pairs only, so the same as when the last pair finished.
     let sprt = config.sprt.map(|test| sprt_status(test, &tallies[0]));
     let interrupted = cancel.load(Ordering::Relaxed) && (done as usize) < schedule.total;
+    let seconds = start.elapsed().as_secs_f64();
+    if let Some(live) = &live {
+        // Watchers get the final tallies before the referee ends.
+        live.close(interrupted, seconds, Duration::from_secs(2));
+    }
     let info = RunInfo {
         seed: config.seed,
         geometry: config.geometry,
@@ -803,7 +856,7 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         total_games: schedule.total,
         interrupted,
         resumed,
-        seconds: start.elapsed().as_secs_f64(),
+        seconds,
         skipped_lines,
     };
     if let Some(path) = &config.json {

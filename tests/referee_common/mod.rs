@@ -5,9 +5,12 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// A scratch directory removed on drop.
@@ -236,4 +239,126 @@ pub fn record_moves(game: &Value) -> Vec<kinrow::rules::Cell> {
             kinrow::rules::Cell::from_one_based(n(0), n(1)).unwrap()
         })
         .collect()
+}
+
+/// A referee started with `--serve 0` and `args`, with the page's address.
+/// Killed when dropped before it finished.
+pub struct Watched {
+    child: Option<Child>,
+    pub url: String,
+    /// host:port
+    pub host: String,
+    /// Everything it wrote to stderr, once it has ended.
+    stderr: mpsc::Receiver<String>,
+}
+
+pub fn start_watched(scratch: &Scratch, args: &[&str]) -> Watched {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(args)
+        .args(["--serve", "0"])
+        .args(record_args(scratch))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (url_tx, url_rx) = mpsc::channel();
+    let (all_tx, all_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if let Some(at) = line.find("http://") {
+                let _ = url_tx.send(line[at..].trim().to_string());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        let _ = all_tx.send(all);
+    });
+    let url = url_rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the referee printed the page's address");
+    let host = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    Watched {
+        child: Some(child),
+        url,
+        host,
+        stderr: all_rx,
+    }
+}
+
+impl Watched {
+    /// Waits for the run to end (at most a minute) and reads its records.
+    pub fn finish(mut self, scratch: &Scratch) -> (std::process::ExitStatus, Run, String) {
+        let mut child = self.child.take().unwrap();
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("the referee did not finish");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let output = child.wait_with_output().unwrap();
+        let stderr = self
+            .stderr
+            .recv_timeout(Duration::from_secs(10))
+            .unwrap_or_default();
+        (status, records(scratch, output), stderr)
+    }
+
+    /// One HTTP request, the whole response.
+    pub fn http(&self, request: &str) -> String {
+        let mut s = TcpStream::connect(&self.host).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    pub fn get(&self, path: &str) -> String {
+        self.http(&format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.host
+        ))
+    }
+
+    /// The event stream, open.
+    pub fn events(&self) -> BufReader<TcpStream> {
+        let mut s = TcpStream::connect(&self.host).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        write!(s, "GET /events HTTP/1.1\r\nHost: {}\r\n\r\n", self.host).unwrap();
+        BufReader::new(s)
+    }
+}
+
+/// The next event's JSON, or `None` when the stream ends.
+pub fn next_event(stream: &mut BufReader<TcpStream>) -> Option<Value> {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if stream.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        if let Some(data) = line.strip_prefix("data: ") {
+            return Some(serde_json::from_str(data.trim_end()).expect("an event is JSON"));
+        }
+    }
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
 }
