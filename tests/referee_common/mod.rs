@@ -362,3 +362,34 @@ impl Drop for Watched {
         }
     }
 }
+
+/// The fixture brain, `examples/pbrain-fixture.rs` (a Gomocup brain that
+/// misbehaves on request), built for this test run: `cargo test` builds the
+/// examples, but `cargo test --test NAME` does not, so it is built here once
+/// per test binary, with the profile of the tests themselves.
+pub fn fixture_brain() -> &'static Path {
+    static BRAIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BRAIN.get_or_init(|| {
+        let me = std::env::current_exe().unwrap();
+        // target/<profile dir>/deps/<test binary>
+        let profile_dir = me.parent().and_then(Path::parent).unwrap();
+        let release = profile_dir.file_name().is_some_and(|d| d == "release");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--quiet", "--example", "pbrain-fixture"])
+            .args(if release {
+                &["--release"][..]
+            } else {
+                &["--profile", "test"][..]
+            })
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status();
+        let path = profile_dir.join("examples/pbrain-fixture");
+        assert!(
+            path.is_file(),
+            "the fixture brain {} is missing ({status:?}): cargo build --example pbrain-fixture",
+            path.display()
+        );
+        path
+    })
+}
