@@ -390,7 +390,7 @@ pub fn text(
         };
         let _ = writeln!(
             out,
-            "\nSPRT [{}, {}] alpha {} beta {}: LLR {:.2} (bounds {:.2}, {:.2}) — {verdict}",
+            "\nSPRT [{}, {}] alpha {} beta {}: {verdict}, LLR {:.2} (bounds {:.2}, {:.2})",
             s.test.elo0,
             s.test.elo1,
             s.test.alpha,
