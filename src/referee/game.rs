@@ -233,9 +233,13 @@ fn read_setup(
 /// replies are read when its first turn comes (they are long there by
 /// then). After that every ply is one write (`move R C` + `genmove`) and one
 /// wait.
+///
+/// `on_move` hears every move the engines chose, once it is checked and
+/// played.
 pub fn play_game(
     engines: [&mut EngineLink; 2],
     setup: &GameSetup<'_>,
+    on_move: &mut dyn FnMut(Player, Cell),
 ) -> Result<GameEnd, Cancelled> {
     let mut board = Board::new(setup.geometry);
     for &cell in setup.opening {
@@ -400,6 +404,7 @@ pub fn play_game(
                     Ok(_) => {
                         moves.push(cell);
                         unseen[side.other().index()] = Some(cell);
+                        on_move(side, cell);
                         continue;
                     }
                 },
