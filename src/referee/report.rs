@@ -394,10 +394,14 @@ pub fn text(
             info.total_games, info.run_games
         );
     }
-    let interrupted = if info.interrupted {
-        " — INTERRUPTED: the report covers the games that finished"
-    } else {
-        ""
+    let interrupted = match (info.interrupted, &info.session) {
+        (false, _) => "",
+        (true, Session::Played { .. }) => {
+            " — INTERRUPTED: the report covers the games that finished"
+        }
+        (true, Session::Merged { .. }) => {
+            " — INCOMPLETE: games are missing; the report covers those found"
+        }
     };
     match &info.session {
         Session::Played {

@@ -45,14 +45,6 @@ pub(super) fn check(past: &PastGames, context: &RunContext<'_>) -> anyhow::Resul
     let mut line_of_game: HashMap<usize, usize> = HashMap::new();
     let mut round_openings: HashMap<usize, Vec<[u32; 2]>> = HashMap::new();
     let mut games = Vec::with_capacity(past.records.len());
-    for (line, run) in &past.runs {
-        if let Err(why) = check_run_line(run, context) {
-            anyhow::bail!(
-                "cannot resume from {}: line {line}: {why}",
-                past.path.display()
-            );
-        }
-    }
     for (line, record) in &past.records {
         let checked = match line_of_game.insert(record.game, *line) {
             Some(first) => Err(format!(
@@ -69,6 +61,24 @@ pub(super) fn check(past: &PastGames, context: &RunContext<'_>) -> anyhow::Resul
             ),
         }
     }
+    // After the records' games, whose checks say more precisely what
+    // differs: the run lines, then whose each record is.
+    for (line, run) in &past.runs {
+        if let Err(why) = check_run_line(run, context) {
+            anyhow::bail!(
+                "cannot resume from {}: line {line}: {why}",
+                past.path.display()
+            );
+        }
+    }
+    for (line, record) in &past.records {
+        if let Err(why) = check_belonging(record, context) {
+            anyhow::bail!(
+                "cannot resume from {}: line {line}: {why}",
+                past.path.display()
+            );
+        }
+    }
     Ok(games)
 }
 
@@ -78,6 +88,34 @@ fn cells_text(cells: &[[u32; 2]]) -> String {
     }
     let cells: Vec<String> = cells.iter().map(|[r, c]| format!("{r} {c}")).collect();
     cells.join(", ")
+}
+
+/// Whether a record (whose game checked) names this run and shard: last, as
+/// what differs is said more precisely by the other checks.
+fn check_belonging(record: &GameRecord, context: &RunContext<'_>) -> Result<(), String> {
+    let (g, run) = (record.game, context.run);
+    if record.run.as_deref() != Some(run.run.as_str()) {
+        return Err(format!(
+            "game {g} belongs to run {}, this run is {}",
+            record.run.as_deref().unwrap_or("(none)"),
+            run.run
+        ));
+    }
+    if record.shard != run.shard {
+        return Err(format!(
+            "game {g} was played by {}, this is {}",
+            shard_text(record.shard),
+            shard_text(run.shard)
+        ));
+    }
+    if !context.schedule.is_ours(g) {
+        return Err(format!(
+            "game {g} (pair {}) is not one of {}'s games",
+            g / 2,
+            shard_text(run.shard)
+        ));
+    }
+    Ok(())
 }
 
 /// `shard 2/4` or `the whole run`.
@@ -227,27 +265,6 @@ fn check_record(
             .try_play(cell)
             .map_err(|e| format!("game {g}: move {} is not legal: {e}", n + 1))?;
         moves.push(cell);
-    }
-    if record.run.as_deref() != Some(run.run.as_str()) {
-        return Err(format!(
-            "game {g} belongs to run {}, this run is {}",
-            record.run.as_deref().unwrap_or("(none)"),
-            run.run
-        ));
-    }
-    if record.shard != run.shard {
-        return Err(format!(
-            "game {g} was played by {}, this is {}",
-            shard_text(record.shard),
-            shard_text(run.shard)
-        ));
-    }
-    if !schedule.is_ours(g) {
-        return Err(format!(
-            "game {g} (pair {}) is not one of {}'s games",
-            job.pair,
-            shard_text(run.shard)
-        ));
     }
     let winner = record.result.winner();
     let fault_by = match record.fault_by.as_deref() {
