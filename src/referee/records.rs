@@ -106,30 +106,28 @@ pub struct RunLine {
 }
 
 impl RunLine {
-    /// The run line of a run (or one of its shards).
-    pub fn new(
-        seed: u64,
-        board: BoardInfo,
-        games_per_pairing: u32,
-        total_games: usize,
+    /// The run line of the run (or the shard) of `config`, with these
+    /// engines and openings and `total_games` in its whole schedule.
+    pub fn of(
+        config: &super::Config,
         engines: &[EngineInfo],
         openings: &super::openings::Openings,
-        shard: Option<Shard>,
-        sprt: Option<super::stats::Sprt>,
+        total_games: usize,
     ) -> RunLine {
+        let board = BoardInfo::from(config.geometry);
         let fingerprint = openings.fingerprint();
         RunLine {
             schema: RECORD_SCHEMA,
-            run: run_fingerprint(seed, &board, engines, &fingerprint),
-            shard,
-            seed,
+            run: run_fingerprint(config.seed, &board, engines, &fingerprint),
+            shard: config.shard,
+            seed: config.seed,
             board,
-            games_per_pairing,
+            games_per_pairing: config.games,
             total_games,
             engines: engines.to_vec(),
             openings: openings.description().to_string(),
             openings_fingerprint: fingerprint,
-            sprt,
+            sprt: config.sprt,
             referee: env!("CARGO_PKG_VERSION").to_string(),
         }
     }

@@ -1012,16 +1012,7 @@ pub fn run_watched(
     };
     let n = engines.len();
     let schedule = Schedule::new(n, config.games, config.shard);
-    let run_line = RunLine::new(
-        config.seed,
-        config.geometry.into(),
-        config.games,
-        schedule.total,
-        &engines,
-        &openings,
-        config.shard,
-        config.sprt,
-    );
+    let run_line = RunLine::of(config, &engines, &openings, schedule.total);
     let mut tallies: Vec<PairingTally> = schedule
         .pairings
         .iter()
