@@ -181,7 +181,12 @@ impl Engine {
             }) => Geometry::new(rows, cols, k, rule.unwrap_or(self.board.geometry().rule()))
                 .map_err(|e| ProtocolError::new(ErrorKind::UnacceptableSize, e.to_string()))?,
         };
-        self.board = Board::new(geometry);
+        if geometry == self.board.geometry() {
+            // The same empty board, without allocating one.
+            self.board.clear();
+        } else {
+            self.board = Board::new(geometry);
+        }
         self.bot.new_game();
         self.time_left = None;
         Ok(String::new())
@@ -208,13 +213,22 @@ impl Engine {
     /// (the referee's `--in-process`): the same steps as the line, the
     /// chosen cell played and returned.
     pub fn gen_move(&mut self) -> Result<Cell, ProtocolError> {
+        self.gen_move_from(Instant::now())
+    }
+
+    /// [`Engine::gen_move`] for a request that arrived at `start` (a caller
+    /// that has just read the clock saves reading it again).
+    pub fn gen_move_from(&mut self, start: Instant) -> Result<Cell, ProtocolError> {
         if let Some(outcome) = self.board.outcome() {
             return Err(ProtocolError::new(
                 ErrorKind::GameOver,
                 format!("the game is over ({outcome})"),
             ));
         }
-        let limits = Limits::starting_now(move_time(self.movetime, self.time_left, &self.board));
+        let limits = Limits {
+            start,
+            movetime: move_time(self.movetime, self.time_left, &self.board),
+        };
         let cell = self.bot.choose(&self.board, limits);
         // Until told again, the clock counts down by the time this move took.
         self.time_left = self

@@ -47,15 +47,16 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, (Reason, String)> {
 }
 
 /// A step that must succeed (`newgame`, an opening or told `move`), as the
-/// process mode words its refusal.
+/// process mode words its refusal (`what` names the request, said only
+/// then).
 fn expect_ok(
     step: impl FnOnce() -> Result<String, ProtocolError>,
-    what: &str,
+    what: impl FnOnce() -> String,
 ) -> Result<(), (Reason, String)> {
     guarded(step)?.map(drop).map_err(|e| {
         (
             Reason::Refused,
-            format!("'{what}' refused: {}", detail_text(&e.to_string())),
+            format!("'{}' refused: {}", what(), detail_text(&e.to_string())),
         )
     })
 }
@@ -74,14 +75,14 @@ fn set_up(
         k: g.k() as u32,
         rule: Some(g.rule()),
     };
-    expect_ok(|| engine.new_game(Some(shape)), "newgame")?;
+    expect_ok(|| engine.new_game(Some(shape)), || "newgame".into())?;
     guarded(|| engine.set_seed(setup.seeds[side.index()]))?;
     if let Some(ms) = setup.movetime_ms {
         guarded(|| engine.set_movetime(Duration::from_millis(ms)))?;
     }
     for cell in setup.opening {
         let (r, c) = one_based(*cell);
-        expect_ok(|| engine.play(r, c), &format!("move {cell}"))?;
+        expect_ok(|| engine.play(r, c), || format!("move {cell}"))?;
     }
     Ok(())
 }
@@ -115,6 +116,7 @@ pub fn play_in_process(
     // The side to move gets its set-up before its first genmove, as the
     // process mode writes it; so does the other side, at its first turn.
     let first = board.to_move();
+    let mut ply_start = Instant::now();
     let mut failed = set_up(engines[first.index()], setup, first)
         .err()
         .map(|f| (first, f));
@@ -133,22 +135,27 @@ pub fn play_in_process(
         let engine = &mut *engines[side.index()];
         let left = clock[side.index()];
         let told = unseen[side.index()].take();
-        let start = Instant::now();
+        let start = ply_start;
         let reply = (|| -> Result<Result<Cell, ProtocolError>, (Reason, String)> {
             if std::mem::take(&mut pending_setup[side.index()]) {
                 set_up(engine, setup, side)?;
             }
             if let Some(cell) = told {
                 let (r, c) = one_based(cell);
-                expect_ok(|| engine.play(r, c), "move")?;
+                expect_ok(|| engine.play(r, c), || "move".into())?;
             }
             if let Some(l) = left {
                 let ms = l.as_millis().min(u128::from(u64::MAX)) as u64;
                 guarded(|| engine.set_time_left(Duration::from_millis(ms)))?;
             }
-            guarded(|| engine.gen_move())
+            guarded(|| engine.gen_move_from(start))
         })();
-        let used = start.elapsed();
+        // One clock read a ply: this ply's end is the next one's start (the
+        // referee's check of the move, a few nanoseconds, counts with the
+        // next reply; a read of the clock costs more than the check).
+        let now = Instant::now();
+        let used = now - start;
+        ply_start = now;
         time[side.index()] += used;
         if let Some(l) = left {
             clock[side.index()] = Some(l.saturating_sub(used));

@@ -32,6 +32,7 @@ use crate::client::{ClientError, EngineCommand, EngineLink, GomocupOptions, Stde
 use crate::protocol::Engine;
 use crate::rules::{Cell, Player};
 use anyhow::{bail, Context};
+use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
@@ -144,6 +145,19 @@ impl Schedule {
         self.shard.is_none_or(|s| s.has_pair(game / 2))
     }
 
+    /// The `k`-th game of this session's schedule (of the shard's, for a
+    /// shard), if there is one.
+    pub fn session_game(&self, k: usize) -> Option<usize> {
+        let game = match self.shard {
+            None => k,
+            Some(s) => {
+                let pair = (s.index() as usize - 1) + (k / 2) * s.count() as usize;
+                2 * pair + k % 2
+            }
+        };
+        (game < self.total).then_some(game)
+    }
+
     /// The games this session's schedule holds.
     pub fn session_total(&self) -> usize {
         match self.shard {
@@ -153,6 +167,27 @@ impl Schedule {
                 (self.total / 2 + n - i) / n * 2
             }
         }
+    }
+}
+
+/// A set of games of the schedule, a bit a game: the games resumed from
+/// records, which a session doesn't play again (a run of 100 million games
+/// keeps 12 MB here, not a list of the games left).
+struct GameSet(Vec<u64>);
+
+impl GameSet {
+    fn new(games: usize) -> GameSet {
+        GameSet(vec![0; games.div_ceil(64)])
+    }
+    fn insert(&mut self, game: usize) {
+        if let Some(word) = self.0.get_mut(game / 64) {
+            *word |= 1 << (game % 64);
+        }
+    }
+    fn contains(&self, game: usize) -> bool {
+        self.0
+            .get(game / 64)
+            .is_some_and(|w| w >> (game % 64) & 1 == 1)
     }
 }
 
@@ -306,9 +341,10 @@ struct Shared<'a> {
     engines: &'a [EngineInfo],
     schedule: &'a Schedule,
     openings: &'a Openings,
-    /// The games to play (the schedule less the games resumed), in order.
-    todo: &'a [usize],
-    /// The next index into `todo`.
+    /// The games resumed: not played again.
+    resumed: &'a GameSet,
+    /// The next game to look at, as an index into this session's schedule
+    /// ([`Schedule::session_game`]).
     next: AtomicUsize,
     /// No new games (SPRT decided, or Ctrl-C).
     stop: AtomicBool,
@@ -327,6 +363,17 @@ impl<'a> Shared<'a> {
         // A worker that panicked holding the lock left the books whole
         // (every step in them is one counter or one write).
         self.books.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes the next game to play off the schedule.
+    fn next_game(&self) -> Option<usize> {
+        loop {
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            let game = self.schedule.session_game(k)?;
+            if !self.resumed.contains(game) {
+                return Some(game);
+            }
+        }
     }
 
     fn spawn(&self, engine: usize) -> Result<EngineLink, ClientError> {
@@ -353,7 +400,14 @@ impl<'a> Shared<'a> {
 
     /// A game's bookkeeping, done by the worker that played it: its record
     /// line, its log lines and its SGF file.
-    fn finished(&self, job: Job, played: Played, opening: &[Cell], started: Instant) -> Finished {
+    /// `started` and `now`: when the worker took the game, and now.
+    fn finished(
+        &self,
+        job: Job,
+        played: Played,
+        opening: &[Cell],
+        started: Instant,
+    ) -> (Finished, Instant) {
         let config = self.config;
         let Played {
             end,
@@ -436,28 +490,29 @@ impl<'a> Shared<'a> {
                 .map(|e| format!("{e:#}"))
         });
         let waited = end.time[0] + end.time[1] + start_up;
-        Finished {
+        let now = Instant::now();
+        let finished = Finished {
             job,
             skipped: [skipped[0].1, skipped[1].1],
             record,
             log,
             sgf_error,
-            referee: started.elapsed().saturating_sub(waited),
+            referee: (now - started).saturating_sub(waited),
             end,
-        }
+        };
+        (finished, now)
     }
 
-    /// Enters a worker's finished games into the books.
+    /// Enters a worker's finished games into the books (its time counts
+    /// with the worker's next game).
     fn hand_in(&self, batch: &mut Vec<Finished>) {
         if batch.is_empty() {
             return;
         }
-        let start = Instant::now();
         let mut books = self.books();
         if books.enter(batch, self.watcher) {
             self.stop.store(true, Ordering::Relaxed);
         }
-        books.referee_time += start.elapsed();
         drop(books);
         batch.clear();
     }
@@ -678,20 +733,26 @@ fn worker(shared: &Shared<'_>, mut players: impl Players) {
     let watcher = shared.watcher;
     let mut batch: Vec<Finished> = Vec::new();
     let mut oldest: Option<Instant> = None;
+    // Each game starts when the last one's bookkeeping ended: one clock
+    // read a game.
+    let mut started = Instant::now();
+    // Both games of a pair (and every pairing of a round) have one opening.
+    let mut opening_of: (usize, Cow<'_, [Cell]>) = (usize::MAX, Cow::Borrowed(&[]));
     loop {
         if shared.stop.load(Ordering::Relaxed) || shared.cancel.load(Ordering::Relaxed) {
             break;
         }
-        let next = shared.next.fetch_add(1, Ordering::Relaxed);
-        let Some(&game) = shared.todo.get(next) else {
+        let Some(game) = shared.next_game() else {
             break;
         };
-        let started = Instant::now();
         let job = shared.schedule.job(game);
-        let opening = shared.openings.round(job.round);
+        if opening_of.0 != job.round {
+            opening_of = (job.round, shared.openings.round(job.round));
+        }
+        let opening = &*opening_of.1;
         let setup = GameSetup {
             geometry: config.geometry,
-            opening: &opening,
+            opening,
             seeds: [
                 derive_seed(config.seed, Stream::Engine, &[game as u64, 0]),
                 derive_seed(config.seed, Stream::Engine, &[game as u64, 1]),
@@ -707,7 +768,7 @@ fn worker(shared: &Shared<'_>, mut players: impl Players) {
                     pair: job.pair,
                     x: &shared.engines[job.x].name,
                     o: &shared.engines[job.o].name,
-                    opening: &opening,
+                    opening,
                 });
                 let mut ply = 0;
                 players.play(&job, &setup, &mut |side, cell| {
@@ -725,11 +786,13 @@ fn worker(shared: &Shared<'_>, mut players: impl Players) {
         let Some(played) = played else {
             break;
         };
-        batch.push(shared.finished(job, played, &opening, started));
+        let (finished, now) = shared.finished(job, played, opening, started);
+        batch.push(finished);
         let since = *oldest.get_or_insert(started);
+        started = now;
         // With an SPRT every game goes in at once: the test stops the run
         // as soon as it decides.
-        if config.sprt.is_some() || batch.len() >= BATCH_GAMES || since.elapsed() >= BATCH_TIME {
+        if config.sprt.is_some() || batch.len() >= BATCH_GAMES || now - since >= BATCH_TIME {
             shared.hand_in(&mut batch);
             oldest = None;
         }
@@ -1020,7 +1083,7 @@ pub fn run_watched(
         .collect();
     let mut skipped_lines = vec![0u64; n];
     let mut done = 0u64;
-    let mut played = vec![false; schedule.total];
+    let mut played = GameSet::new(schedule.total);
     if let Some(past) = &config.resume {
         let context = resume::RunContext {
             geometry: config.geometry,
@@ -1042,15 +1105,13 @@ pub fn run_watched(
             tallies[g.job.pairing].add(g.job.pair, a_side, &g.end);
             skipped_lines[g.job.x] += g.skipped[0];
             skipped_lines[g.job.o] += g.skipped[1];
-            played[g.job.game] = true;
+            played.insert(g.job.game);
         }
         done = past_games.len() as u64;
     }
-    let todo: Vec<usize> = (0..schedule.total)
-        .filter(|&g| !played[g] && schedule.is_ours(g))
-        .collect();
-    drop(played);
     let session_total = schedule.session_total();
+    // Every resumed game is this session's (checked).
+    let to_play = session_total.saturating_sub(done as usize);
     let resumed = done;
     // A resumed SPRT match may be decided already.
     let decided = config
@@ -1063,7 +1124,7 @@ pub fn run_watched(
             if decided {
                 "and the SPRT is decided: nothing to play".to_string()
             } else {
-                format!("{} to play", todo.len())
+                format!("{to_play} to play")
             }
         ));
     }
@@ -1093,7 +1154,7 @@ pub fn run_watched(
         engines: &engines,
         schedule: &schedule,
         openings: &openings,
-        todo: &todo,
+        resumed: &played,
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(decided),
         cancel: Arc::clone(&cancel),
@@ -1107,7 +1168,7 @@ pub fn run_watched(
     std::thread::scope(|s| {
         // Each worker holds a sender: when the last is gone, all are done.
         let (done_tx, done_rx) = channel::<()>();
-        let workers = config.concurrency.clamp(1, todo.len().max(1));
+        let workers = config.concurrency.clamp(1, to_play.max(1));
         for _ in 0..workers {
             let done_tx = done_tx.clone();
             let shared = &shared;
@@ -1202,4 +1263,39 @@ pub fn run_watched(
         total: session_total,
         write_errors,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sessions_games_are_its_shards_in_order() {
+        for (engines, games) in [(2, 10), (3, 6), (4, 2), (2, 2)] {
+            let whole = Schedule::new(engines, games, None);
+            for count in 1..=5u32 {
+                let mut seen = Vec::new();
+                for index in 1..=count {
+                    let s = Schedule::new(engines, games, Some(Shard::new(index, count).unwrap()));
+                    let mine: Vec<usize> = (0..).map_while(|k| s.session_game(k)).collect();
+                    let expected: Vec<usize> = (0..s.total).filter(|&g| s.is_ours(g)).collect();
+                    assert_eq!(mine, expected, "shard {index}/{count}");
+                    assert_eq!(mine.len(), s.session_total(), "shard {index}/{count}");
+                    seen.extend(mine);
+                }
+                seen.sort();
+                assert_eq!(seen, (0..whole.total).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_set_holds_what_was_put_in() {
+        let mut set = GameSet::new(130);
+        for g in [0, 63, 64, 129] {
+            set.insert(g);
+        }
+        let held: Vec<usize> = (0..200).filter(|&g| set.contains(g)).collect();
+        assert_eq!(held, [0, 63, 64, 129]);
+    }
 }
