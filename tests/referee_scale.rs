@@ -469,3 +469,33 @@ fn progress_is_redrawn_in_place_on_a_terminal() {
     );
     assert!(text.contains("  mcts vs random  +"), "{text:?}");
 }
+
+#[test]
+fn ctrl_c_stops_an_in_process_run_with_its_records_whole() {
+    let scratch = Scratch::new("scale-ctrl-c");
+    // Far more games than finish before the signal.
+    let child = start(
+        &scratch,
+        &[
+            "--bots",
+            "random,blocking",
+            "--in-process",
+            "--games",
+            "50000000",
+            "--seed",
+            "3",
+        ],
+    );
+    wait_for_records(&scratch, 1000);
+    signal(&child, libc::SIGINT);
+    let (status, run) = finish(child, &scratch);
+    assert_eq!(status.code(), Some(130), "{}", run.stderr);
+    assert!(run.stdout.contains("INTERRUPTED"), "{}", run.stdout);
+    let summary = run.summary.as_ref().unwrap();
+    assert_eq!(summary["interrupted"], true);
+    // Every finished game is in the records, each line whole.
+    assert_eq!(summary["games"].as_u64().unwrap(), run.games.len() as u64);
+    assert!(run
+        .stderr
+        .contains("to play the rest, run the same command with --resume"));
+}
