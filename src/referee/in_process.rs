@@ -95,13 +95,21 @@ fn one_based(cell: Cell) -> (u32, u32) {
 /// mode, with the same reasons and details; a side that panicked is to be
 /// replaced ([`GameEnd::replace`]), as its process would be. Ctrl-C (`cancel`) abandons it between
 /// moves.
+///
+/// `board` is the referee's own board, kept by the caller from game to game
+/// (cleared here, or made anew for another size).
 pub fn play_in_process(
     engines: [&mut Engine; 2],
+    board: &mut Board,
     setup: &GameSetup<'_>,
     cancel: &AtomicBool,
     on_move: &mut dyn FnMut(Player, Cell),
 ) -> Result<GameEnd, Cancelled> {
-    let mut board = Board::new(setup.geometry);
+    if board.geometry() == setup.geometry {
+        board.clear();
+    } else {
+        *board = Board::new(setup.geometry);
+    }
     for &cell in setup.opening {
         // Openings are made legal by the scheduler.
         if board.try_play(cell).is_err() {

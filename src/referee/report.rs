@@ -7,6 +7,7 @@ use crate::rules::{Geometry, Player};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
+use std::hash::BuildHasherDefault;
 use std::time::Duration;
 
 /// Version of the JSON summary and game records.
@@ -36,7 +37,7 @@ pub struct PairingTally {
     /// Faults by reason, and by which engine (0 = a, 1 = b).
     pub faults: [BTreeMap<Reason, u64>; 2],
     /// First game of a pair still waiting for its partner: pair → a's score.
-    open_pairs: HashMap<usize, f64>,
+    open_pairs: HashMap<usize, f64, BuildHasherDefault<PairHasher>>,
 }
 
 impl PairingTally {
@@ -49,7 +50,7 @@ impl PairingTally {
             a_as_o: Wdl::default(),
             penta: Pentanomial::default(),
             faults: [BTreeMap::new(), BTreeMap::new()],
-            open_pairs: HashMap::new(),
+            open_pairs: HashMap::default(),
         }
     }
 
@@ -90,6 +91,27 @@ impl PairingTally {
             }
         }
         all
+    }
+}
+
+/// Hashes a pair's number for [`PairingTally`]'s open pairs: one multiply
+/// (Fibonacci hashing), as pair numbers are small and not chosen by anyone;
+/// the default hasher resists attacks we don't face and cost a good part of
+/// counting a game in process.
+#[derive(Default)]
+pub struct PairHasher(u64);
+
+impl std::hash::Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
     }
 }
 

@@ -687,6 +687,8 @@ impl Players for Processes<'_, '_> {
 struct Bots<'s> {
     kinds: Vec<BotKind>,
     engines: Vec<Option<Engine>>,
+    /// The referee's board, kept from game to game.
+    board: crate::rules::Board,
     cancel: &'s AtomicBool,
 }
 
@@ -704,10 +706,12 @@ impl Players for Bots<'_> {
         }
         let (x, o) = two_mut(&mut self.engines, job.x, job.o)?;
         let end = match (x.as_mut(), o.as_mut()) {
-            (Some(x), Some(o)) => match play_in_process([x, o], setup, self.cancel, on_move) {
-                Ok(end) => end,
-                Err(Cancelled) => return None,
-            },
+            (Some(x), Some(o)) => {
+                match play_in_process([x, o], &mut self.board, setup, self.cancel, on_move) {
+                    Ok(end) => end,
+                    Err(Cancelled) => return None,
+                }
+            }
             _ => return None,
         };
         for (replace, idx) in end.replace.into_iter().zip([job.x, job.o]) {
@@ -1182,6 +1186,7 @@ pub fn run_watched(
                         let bots = Bots {
                             kinds: kinds.clone(),
                             engines: (0..kinds.len()).map(|_| None).collect(),
+                            board: crate::rules::Board::new(config.geometry),
                             cancel,
                         };
                         worker(shared, bots);
