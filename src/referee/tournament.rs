@@ -210,15 +210,24 @@ struct Finished {
     end: GameEnd,
     /// Stdout lines X and O wrote outside responses.
     skipped: [u64; 2],
-    /// Its `--games-out` line.
-    record: Vec<u8>,
-    /// Its lines of `referee.log`.
-    log: String,
     /// Why its SGF file could not be written.
     sgf_error: Option<String>,
     /// The referee's own time for it: all but the engines' replies and
     /// start-ups.
     referee: Duration,
+}
+
+/// A worker's finished games not yet in the books, with their record lines
+/// and log lines, each kind to be written in one go.
+#[derive(Default)]
+struct Batch {
+    games: Vec<Finished>,
+    /// The games' `--games-out` lines.
+    records: Vec<u8>,
+    /// Their lines of `referee.log`.
+    log: String,
+    /// When the first of them started.
+    oldest: Option<Instant>,
 }
 
 /// A worker hands its games in when it has this many…
@@ -276,20 +285,21 @@ impl Books<'_> {
 
     /// Enters a worker's batch of finished games: records in one write,
     /// then the counts. Returns true when the SPRT has decided.
-    fn enter(&mut self, batch: &[Finished], watcher: Option<&dyn Watcher>) -> bool {
+    fn enter(&mut self, batch: &Batch, watcher: Option<&dyn Watcher>) -> bool {
         if let Some(out) = self.games_out.as_mut() {
-            let mut text = self.run_line.take().unwrap_or_default().into_bytes();
-            for f in batch {
-                text.extend_from_slice(&f.record);
-            }
-            if let Err(e) = out.write_all(&text).and_then(|()| out.flush()) {
-                self.write_failed("a record to --games-out", batch, &e);
+            let run_line = self.run_line.take().unwrap_or_default();
+            let written = out
+                .write_all(run_line.as_bytes())
+                .and_then(|()| out.write_all(&batch.records))
+                .and_then(|()| out.flush());
+            if let Err(e) = written {
+                self.write_failed("a record to --games-out", &batch.games, &e);
             }
         }
         if let Some(log) = self.log.as_mut() {
-            let text: String = batch.iter().map(|f| f.log.as_str()).collect();
-            let _ = log.write_all(text.as_bytes());
+            let _ = log.write_all(batch.log.as_bytes());
         }
+        let batch = &batch.games;
         for f in batch.iter().filter(|f| f.sgf_error.is_some()) {
             let e = f.sgf_error.clone().unwrap_or_default();
             self.write_failed("an SGF record to --sgf-dir", std::slice::from_ref(f), &e);
@@ -399,15 +409,16 @@ impl<'a> Shared<'a> {
     }
 
     /// A game's bookkeeping, done by the worker that played it: its record
-    /// line, its log lines and its SGF file.
-    /// `started` and `now`: when the worker took the game, and now.
+    /// line and log lines into `batch`, its SGF file, and the game. `started`:
+    /// when the worker took the game; returns the time now.
     fn finished(
         &self,
+        batch: &mut Batch,
         job: Job,
         played: Played,
         opening: &[Cell],
         started: Instant,
-    ) -> (Finished, Instant) {
+    ) -> Instant {
         let config = self.config;
         let Played {
             end,
@@ -420,7 +431,6 @@ impl<'a> Shared<'a> {
             self.engines[job.o].name.as_str(),
         );
         let fault_by = end.fault_by.map(|p| if p == Player::X { xn } else { on });
-        let mut record = Vec::new();
         if config.games_out.is_some() {
             let ms = |d: Duration| (d.as_secs_f64() * 1e6).round() / 1e3;
             let line = GameRecord {
@@ -448,9 +458,9 @@ impl<'a> Shared<'a> {
                 run: Some(self.run_id.to_string()),
                 shard: config.shard,
             };
-            push_record(&mut record, &line);
+            push_record(&mut batch.records, &line);
         }
-        let mut log = String::new();
+        let log = &mut batch.log;
         if config.log_dir.is_some() {
             if let (Some(who), Some(detail)) = (fault_by, end.detail.as_deref()) {
                 let _ = writeln!(
@@ -491,22 +501,21 @@ impl<'a> Shared<'a> {
         });
         let waited = end.time[0] + end.time[1] + start_up;
         let now = Instant::now();
-        let finished = Finished {
+        batch.games.push(Finished {
             job,
             skipped: [skipped[0].1, skipped[1].1],
-            record,
-            log,
             sgf_error,
             referee: (now - started).saturating_sub(waited),
             end,
-        };
-        (finished, now)
+        });
+        batch.oldest.get_or_insert(started);
+        now
     }
 
     /// Enters a worker's finished games into the books (its time counts
     /// with the worker's next game).
-    fn hand_in(&self, batch: &mut Vec<Finished>) {
-        if batch.is_empty() {
+    fn hand_in(&self, batch: &mut Batch) {
+        if batch.games.is_empty() {
             return;
         }
         let mut books = self.books();
@@ -514,7 +523,10 @@ impl<'a> Shared<'a> {
             self.stop.store(true, Ordering::Relaxed);
         }
         drop(books);
-        batch.clear();
+        batch.games.clear();
+        batch.records.clear();
+        batch.log.clear();
+        batch.oldest = None;
     }
 }
 
@@ -735,8 +747,7 @@ impl Players for Bots<'_> {
 fn worker(shared: &Shared<'_>, mut players: impl Players) {
     let config = shared.config;
     let watcher = shared.watcher;
-    let mut batch: Vec<Finished> = Vec::new();
-    let mut oldest: Option<Instant> = None;
+    let mut batch = Batch::default();
     // Each game starts when the last one's bookkeeping ended: one clock
     // read a game.
     let mut started = Instant::now();
@@ -790,15 +801,13 @@ fn worker(shared: &Shared<'_>, mut players: impl Players) {
         let Some(played) = played else {
             break;
         };
-        let (finished, now) = shared.finished(job, played, opening, started);
-        batch.push(finished);
-        let since = *oldest.get_or_insert(started);
+        let now = shared.finished(&mut batch, job, played, opening, started);
+        let since = batch.oldest.unwrap_or(started);
         started = now;
         // With an SPRT every game goes in at once: the test stops the run
         // as soon as it decides.
-        if config.sprt.is_some() || batch.len() >= BATCH_GAMES || now - since >= BATCH_TIME {
+        if config.sprt.is_some() || batch.games.len() >= BATCH_GAMES || now - since >= BATCH_TIME {
             shared.hand_in(&mut batch);
-            oldest = None;
         }
     }
     shared.hand_in(&mut batch);
