@@ -12,9 +12,22 @@ use std::time::{Duration, Instant};
 const SHOWN_PAIRINGS: usize = 8;
 /// A terminal is redrawn at most this often.
 const REDRAW: Duration = Duration::from_millis(200);
-/// Lines on a terminal are cut here so that none wraps (a wrapped line
-/// would break the redraw in place).
+/// Lines on a terminal are cut at most here, and to its width, so that
+/// none wraps (a wrapped line would break the redraw in place).
 const WIDTH: usize = 79;
+
+/// The width of the terminal on stderr, in columns, if it says.
+fn terminal_width() -> Option<usize> {
+    let mut size = libc::winsize {
+        ws_row: 0,
+        ws_col: 0,
+        ws_xpixel: 0,
+        ws_ypixel: 0,
+    };
+    // SAFETY: TIOCGWINSZ writes one winsize into the struct we own.
+    let ok = unsafe { libc::ioctl(libc::STDERR_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
+    (ok && size.ws_col > 1).then(|| usize::from(size.ws_col))
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
@@ -67,7 +80,8 @@ impl Progress {
         match self.mode {
             Mode::Terminal => {
                 let mut text = self.erasing();
-                let shown: Vec<String> = lines.iter().map(|l| cut(l, WIDTH)).collect();
+                let width = terminal_width().map_or(WIDTH, |w| (w - 1).min(WIDTH));
+                let shown: Vec<String> = lines.iter().map(|l| cut(l, width)).collect();
                 text.push_str(&shown.join("\n"));
                 self.drawn = shown.len();
                 eprint!("{text}");
