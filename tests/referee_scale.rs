@@ -414,7 +414,7 @@ fn progress_is_a_line_every_few_seconds_in_a_log() {
             "--movetime",
             "20",
             "--games",
-            "4",
+            "8",
             "--concurrency",
             "1",
             "--progress-every",
@@ -429,7 +429,7 @@ fn progress_is_a_line_every_few_seconds_in_a_log() {
     let err = unwrapped(&out.stderr);
     let line = err
         .lines()
-        .find(|l| l.starts_with("referee: ") && l.contains("/4 games"))
+        .find(|l| l.starts_with("referee: ") && l.contains("/8 games"))
         .unwrap_or_else(|| panic!("no progress line in {err}"));
     assert!(
         line.contains("ETA") && line.contains("mcts vs random  +"),
@@ -451,7 +451,7 @@ fn progress_is_redrawn_in_place_on_a_terminal() {
     }
     let referee = assert_cmd::cargo::cargo_bin("referee");
     let command = format!(
-        "{} --bots mcts,random --in-process --movetime 20 --board 7x7 --k 5 --games 4 \
+        "{} --bots mcts,random --in-process --movetime 20 --board 7x7 --k 5 --games 8 \
          --concurrency 1 >/dev/null",
         referee.display()
     );
@@ -462,7 +462,7 @@ fn progress_is_redrawn_in_place_on_a_terminal() {
     assert!(out.status.success(), "{out:?}");
     let text = String::from_utf8_lossy(&out.stdout);
     // Drawn, then erased and drawn again in place.
-    assert!(text.contains("/4 games"), "{text:?}");
+    assert!(text.contains("/8 games"), "{text:?}");
     assert!(
         text.contains("\r\x1b[J") || text.contains("\x1b[1A\r\x1b[J"),
         "{text:?}"

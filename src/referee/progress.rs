@@ -51,14 +51,20 @@ impl Progress {
     /// `enabled`: not `--quiet`; `terminal`: stderr is one.
     pub fn new(enabled: bool, terminal: bool, every: Duration, resumed: u64) -> Progress {
         let now = Instant::now();
+        let mode = match (enabled, terminal) {
+            (false, _) => Mode::Off,
+            (true, true) => Mode::Terminal,
+            (true, false) => Mode::Log(every),
+        };
         Progress {
-            mode: match (enabled, terminal) {
-                (false, _) => Mode::Off,
-                (true, true) => Mode::Terminal,
-                (true, false) => Mode::Log(every),
-            },
+            mode,
             start: now,
-            last: now,
+            // A terminal shows the display at the first look (a log waits
+            // for its first interval).
+            last: match mode {
+                Mode::Terminal => now.checked_sub(REDRAW).unwrap_or(now),
+                _ => now,
+            },
             resumed,
             drawn: 0,
         }
