@@ -61,6 +61,7 @@ pub trait Watcher: Sync {
     /// A move was played.
     fn move_played(&self, _event: &MovePlayed) {}
     /// A game ended and was counted (called in the order games are
-    /// counted, one at a time).
+    /// counted, one at a time, while the run's books are locked: copy what
+    /// is needed and return; the workers wait meanwhile).
     fn game_finished(&self, _game: &GameOver<'_>, _standings: &Standings<'_>) {}
 }
