@@ -225,11 +225,10 @@ impl SkippedLines {
 }
 
 /// Cells as 1-based `[row, col]` pairs.
-pub fn one_based(cells: &[Cell]) -> Vec<[u32; 2]> {
+pub fn one_based(cells: &[Cell]) -> impl Iterator<Item = [u32; 2]> + '_ {
     cells
         .iter()
         .map(|c| [u32::from(c.row) + 1, u32::from(c.col) + 1])
-        .collect()
 }
 
 /// Appends one record as one line to `out` (records go out in batches, each

@@ -224,7 +224,7 @@ fn check_record(
         ));
     }
     let expected = match openings {
-        Some(openings) => one_based(&openings.round(job.round)),
+        Some(openings) => one_based(&openings.round(job.round)).collect(),
         None => round_openings
             .entry(job.round)
             .or_insert_with(|| record.opening.clone())

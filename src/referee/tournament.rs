@@ -224,6 +224,9 @@ struct Batch {
     games: Vec<Finished>,
     /// The games' `--games-out` lines.
     records: Vec<u8>,
+    /// The record each game's line is written from (see
+    /// [`Shared::finished`]).
+    record: Option<GameRecord>,
     /// Their lines of `referee.log`.
     log: String,
     /// When the first of them started.
@@ -432,33 +435,52 @@ impl<'a> Shared<'a> {
         );
         let fault_by = end.fault_by.map(|p| if p == Player::X { xn } else { on });
         if config.games_out.is_some() {
-            let ms = |d: Duration| (d.as_secs_f64() * 1e6).round() / 1e3;
-            let line = GameRecord {
+            // One record kept by the batch and filled in anew for each game:
+            // its strings and lists keep their buffers, so writing a record
+            // allocates nothing.
+            let line = batch.record.get_or_insert_with(|| GameRecord {
                 schema: RECORD_SCHEMA,
-                game: job.game,
-                pair: job.pair,
-                x: xn.to_string(),
-                o: on.to_string(),
-                opening: one_based(opening),
-                moves: one_based(&end.moves),
-                result: GameResult::of(end.winner),
-                reason: end.reason,
-                fault_by: fault_by.map(str::to_string),
-                detail: end.detail.clone(),
-                time_ms: TimeUsed {
-                    x: ms(end.time[0]),
-                    o: ms(end.time[1]),
-                },
-                skipped: SkippedLines {
-                    x: skipped[0].1,
-                    o: skipped[1].1,
-                },
+                game: 0,
+                pair: 0,
+                x: String::new(),
+                o: String::new(),
+                opening: Vec::new(),
+                moves: Vec::new(),
+                result: GameResult::Draw,
+                reason: Reason::Draw,
+                fault_by: None,
+                detail: None,
+                time_ms: TimeUsed::default(),
+                skipped: SkippedLines::default(),
                 seed: Some(config.seed),
                 board: Some(config.geometry.into()),
                 run: Some(self.run_id.to_string()),
                 shard: config.shard,
+            });
+            let ms = |d: Duration| (d.as_secs_f64() * 1e6).round() / 1e3;
+            line.game = job.game;
+            line.pair = job.pair;
+            line.x.clear();
+            line.x.push_str(xn);
+            line.o.clear();
+            line.o.push_str(on);
+            line.opening.clear();
+            line.opening.extend(one_based(opening));
+            line.moves.clear();
+            line.moves.extend(one_based(&end.moves));
+            line.result = GameResult::of(end.winner);
+            line.reason = end.reason;
+            line.fault_by = fault_by.map(str::to_string);
+            line.detail.clone_from(&end.detail);
+            line.time_ms = TimeUsed {
+                x: ms(end.time[0]),
+                o: ms(end.time[1]),
             };
-            push_record(&mut batch.records, &line);
+            line.skipped = SkippedLines {
+                x: skipped[0].1,
+                o: skipped[1].1,
+            };
+            push_record(&mut batch.records, line);
         }
         let log = &mut batch.log;
         if config.log_dir.is_some() {
