@@ -230,6 +230,30 @@ impl<'a> RunFile<'a> {
     }
 }
 
+/// Fails, naming both, when two of `files` (a role such as `--json`, and a
+/// path) are one file; character devices (`/dev/null`) are exempt.
+pub fn check_distinct(files: &[(String, &Path)]) -> anyhow::Result<()> {
+    let files: Vec<RunFile<'_>> = files
+        .iter()
+        .map(|(role, path)| RunFile::new(role.clone(), path))
+        .collect();
+    for (i, a) in files.iter().enumerate() {
+        for b in &files[i + 1..] {
+            if a.same_as(b) {
+                bail!(
+                    "{} {} and {} {} are the same file: give each its own file \
+                     (nothing was written)",
+                    a.role,
+                    a.path.display(),
+                    b.role,
+                    b.path.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `path` as the system would resolve it, also when it (or its directory)
 /// does not exist yet: its deepest existing ancestor canonicalised (links
 /// and `..` resolved), then the rest of the path with `.` and `..` applied.
@@ -431,6 +455,14 @@ mod tests {
             board: Some(BoardInfo::from(
                 Geometry::new(32, 32, 32, Rule::Exact).unwrap(),
             )),
+            run: Some("f".repeat(16)),
+            shard: Some(
+                crate::referee::Shard::new(
+                    crate::referee::shard::MAX_SHARDS,
+                    crate::referee::shard::MAX_SHARDS,
+                )
+                .unwrap(),
+            ),
         };
         let mut line = Vec::new();
         write_record(&mut line, &record).unwrap();

@@ -76,8 +76,6 @@ pub struct GameSetup<'a> {
     /// A whole-game clock per side: told before every `genmove` as
     /// `set timeleft MS` (a `?` reply is fine); running out loses on time.
     pub match_time: Option<Duration>,
-    /// Where the moves are shown as they are played (`--serve`).
-    pub live: Option<super::live::LiveGame<'a>>,
 }
 
 /// How a game ended.
@@ -235,9 +233,13 @@ fn read_setup(
 /// replies are read when its first turn comes (they are long there by
 /// then). After that every ply is one write (`move R C` + `genmove`) and one
 /// wait.
+///
+/// `on_move` hears every move the engines chose, once it is checked and
+/// played.
 pub fn play_game(
     engines: [&mut EngineLink; 2],
     setup: &GameSetup<'_>,
+    on_move: &mut dyn FnMut(Player, Cell),
 ) -> Result<GameEnd, Cancelled> {
     let mut board = Board::new(setup.geometry);
     for &cell in setup.opening {
@@ -401,10 +403,8 @@ pub fn play_game(
                     Err(e) => Stop::Fault(Reason::Illegal, format!("{cell}: {e}")),
                     Ok(_) => {
                         moves.push(cell);
-                        if let Some(live) = &setup.live {
-                            live.moved(cell);
-                        }
                         unseen[side.other().index()] = Some(cell);
+                        on_move(side, cell);
                         continue;
                     }
                 },

@@ -9,10 +9,10 @@
 //! and build their JSON after releasing it, so a slow or stalled watcher
 //! costs the run nothing.
 
-use super::game::GameEnd;
 use super::records::{one_based, GameResult};
-use super::report::{self, EngineInfo, PairingTally, RunInfo, SprtStatus};
-use crate::rules::{Cell, Geometry};
+use super::report::{self, EngineInfo, PairingTally, RunInfo, Session, SprtStatus};
+use super::watch::{GameOver, GameStart, MovePlayed, Standings, Watcher};
+use crate::rules::{Cell, Player};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -20,37 +20,14 @@ use std::time::{Duration, Instant};
 
 /// Finished games shown on the page.
 pub const RECENT_GAMES: usize = 12;
-
-/// What the referee has counted, as its report does.
-#[derive(Clone, Copy, Debug)]
-pub struct Counts<'a> {
-    pub tallies: &'a [PairingTally],
-    pub sprt: Option<SprtStatus>,
-    /// Stdout lines each engine wrote outside responses.
-    pub skipped_lines: &'a [u64],
-    /// Games finished, with those resumed.
-    pub done: u64,
-}
-
-/// The run's fixed facts, known once the engines have answered.
-#[derive(Clone, Debug)]
-pub struct RunHead {
-    pub seed: u64,
-    pub geometry: Geometry,
-    pub games_per_pairing: u32,
-    pub openings: String,
-    pub concurrency: usize,
-    pub total_games: usize,
-    /// Games counted from records (`--resume`).
-    pub resumed: u64,
-    pub engines: Vec<EngineInfo>,
-}
+/// How long the end of a run waits for watchers to be sent it.
+pub const LINGER: Duration = Duration::from_secs(2);
 
 /// A game being played.
 #[derive(Clone, Debug)]
 struct Playing {
-    x: usize,
-    o: usize,
+    x: String,
+    o: String,
     opening: Vec<Cell>,
     moves: Vec<Cell>,
 }
@@ -88,28 +65,53 @@ impl RunState {
     }
 }
 
+/// What the report says as it stands.
+#[derive(Clone, Debug)]
+struct Counts {
+    /// The report's head; its time is the clock's until the run ends.
+    info: RunInfo,
+    engines: Vec<EngineInfo>,
+    tallies: Vec<PairingTally>,
+    sprt: Option<SprtStatus>,
+    done: u64,
+}
+
+impl Counts {
+    fn set(&mut self, standings: &Standings<'_>) {
+        self.tallies.clear();
+        self.tallies.extend_from_slice(standings.tallies);
+        self.info.skipped_lines.clear();
+        self.info
+            .skipped_lines
+            .extend_from_slice(standings.skipped_lines);
+        if let Session::Played { per_ply, .. } = &mut self.info.session {
+            *per_ply = standings.per_ply;
+        }
+        self.sprt = standings.sprt;
+        self.done = standings.done;
+    }
+}
+
 #[derive(Debug)]
 struct State {
     /// Raised by every change, so watchers know whether to send.
     version: u64,
     run: RunState,
-    head: Option<RunHead>,
+    /// `None` while the engines are checked.
+    counts: Option<Counts>,
     started: Instant,
-    /// Seconds the games took, fixed when the run ends.
-    seconds: Option<f64>,
-    done: u64,
     playing: BTreeMap<usize, Playing>,
     recent: VecDeque<Finished>,
-    tallies: Vec<PairingTally>,
-    sprt: Option<SprtStatus>,
-    /// Stdout lines each engine wrote outside responses.
-    skipped_lines: Vec<u64>,
     /// Watchers connected now, and those that have been sent the run's end.
     watchers: usize,
     told_end: usize,
+    /// Threads waiting for a change: only then is a change worth a wake-up
+    /// (a system call), which moves by the million a second can't afford.
+    waiting: usize,
 }
 
-/// The live state of one run, shared between the referee and its watchers.
+/// The live state of one run, shared between the referee (as its
+/// [`Watcher`]) and the page's threads.
 #[derive(Debug)]
 pub struct Live {
     state: Mutex<State>,
@@ -129,17 +131,13 @@ impl Live {
             state: Mutex::new(State {
                 version: 1,
                 run: RunState::Starting,
-                head: None,
+                counts: None,
                 started: Instant::now(),
-                seconds: None,
-                done: 0,
                 playing: BTreeMap::new(),
                 recent: VecDeque::new(),
-                tallies: Vec::new(),
-                sprt: None,
-                skipped_lines: Vec::new(),
                 watchers: 0,
                 told_end: 0,
+                waiting: 0,
             }),
             changed: Condvar::new(),
         }
@@ -155,114 +153,38 @@ impl Live {
         let mut s = self.lock();
         f(&mut s);
         s.version += 1;
+        let wake = s.waiting > 0;
         drop(s);
-        self.changed.notify_all();
-    }
-
-    /// The games begin: the run's facts and the counts so far (resumed).
-    pub fn start(&self, head: RunHead, counts: Counts<'_>) {
-        self.change(|s| {
-            s.done = counts.done;
-            s.head = Some(head);
-            s.tallies = counts.tallies.to_vec();
-            s.skipped_lines = counts.skipped_lines.to_vec();
-            s.sprt = counts.sprt;
-            s.run = RunState::Running;
-            s.started = Instant::now();
-        });
-    }
-
-    /// Game `game` starts between engines `x` and `o` after `opening`.
-    pub fn begin(&self, game: usize, x: usize, o: usize, opening: &[Cell]) {
-        self.change(|s| {
-            s.playing.insert(
-                game,
-                Playing {
-                    x,
-                    o,
-                    opening: opening.to_vec(),
-                    moves: Vec::new(),
-                },
-            );
-        });
-    }
-
-    /// A move of game `game`, checked by the referee.
-    pub fn moved(&self, game: usize, cell: Cell) {
-        self.change(|s| {
-            if let Some(p) = s.playing.get_mut(&game) {
-                p.moves.push(cell);
-            }
-        });
-    }
-
-    /// Game `game` is over (or was never played: a process that failed to
-    /// start); the tallies and the other counts include it.
-    pub fn finish(&self, game: usize, end: &GameEnd, counts: Counts<'_>) {
-        self.change(|s| {
-            let playing = s.playing.remove(&game);
-            if let (Some(head), Some(p)) = (&s.head, playing) {
-                let name = |i: usize| head.engines.get(i).map_or("?", |e| &e.name).to_string();
-                let fault_by = end.fault_by.map(|side| {
-                    name(if side == crate::rules::Player::X {
-                        p.x
-                    } else {
-                        p.o
-                    })
-                });
-                let finished = Finished {
-                    game,
-                    x: name(p.x),
-                    o: name(p.o),
-                    result: GameResult::of(end.winner),
-                    reason: end.reason.name(),
-                    fault_by,
-                    plies: end.moves.len(),
-                };
-                if s.recent.len() == RECENT_GAMES {
-                    s.recent.pop_back();
-                }
-                s.recent.push_front(finished);
-            }
-            s.tallies.clear();
-            s.tallies.extend_from_slice(counts.tallies);
-            s.skipped_lines.clear();
-            s.skipped_lines.extend_from_slice(counts.skipped_lines);
-            s.sprt = counts.sprt;
-            s.done = counts.done;
-        });
-    }
-
-    /// The run is over; waits up to `linger` for every watcher to be sent
-    /// the end, so that the page shows the final tallies.
-    pub fn close(&self, interrupted: bool, seconds: f64, linger: Duration) {
-        self.change(|s| {
-            s.run = if interrupted {
-                RunState::Interrupted
-            } else {
-                RunState::Finished
-            };
-            s.seconds = Some(seconds);
-            s.playing.clear();
-        });
-        let deadline = Instant::now() + linger;
-        let mut s = self.lock();
-        while s.told_end < s.watchers {
-            let left = deadline.saturating_duration_since(Instant::now());
-            if left.is_zero() {
-                break;
-            }
-            s = match self.changed.wait_timeout(s, left) {
-                Ok((s, _)) => s,
-                Err(e) => e.into_inner().0,
-            };
+        if wake {
+            self.changed.notify_all();
         }
     }
 
+    /// Waits (up to `timeout`) until `done` holds of the state.
+    fn wait_until(
+        &self,
+        timeout: Duration,
+        mut done: impl FnMut(&State) -> bool,
+    ) -> MutexGuard<'_, State> {
+        let mut s = self.lock();
+        s.waiting += 1;
+        let (mut s, _) = self
+            .changed
+            .wait_timeout_while(s, timeout, |s| !done(s))
+            .unwrap_or_else(|e| e.into_inner());
+        s.waiting -= 1;
+        s
+    }
+
+    /// Waits up to `linger` for every watcher to be sent the run's end.
+    fn wait_for_watchers(&self, linger: Duration) {
+        drop(self.wait_until(linger, |s| s.told_end >= s.watchers));
+    }
+
     /// A watcher connects: counted until the returned guard is dropped.
-    pub fn watch(&self) -> Watcher<'_> {
+    pub fn watch(&self) -> PageWatcher<'_> {
         self.change(|s| s.watchers += 1);
-        Watcher {
+        PageWatcher {
             live: self,
             told_end: false,
         }
@@ -271,58 +193,120 @@ impl Live {
     /// Waits until the state is newer than `version` or `timeout` passes;
     /// returns the version now.
     pub fn wait_newer(&self, version: u64, timeout: Duration) -> u64 {
-        let s = self.lock();
-        let (s, _) = self
-            .changed
-            .wait_timeout_while(s, timeout, |s| s.version <= version)
-            .unwrap_or_else(|e| e.into_inner());
-        s.version
+        self.wait_until(timeout, |s| s.version > version).version
     }
 
     /// A copy of what the page shows, taken under the lock.
     pub fn snapshot(&self) -> Snapshot {
         let s = self.lock();
+        let mut counts = s.counts.clone();
+        if let Some(Session::Played { seconds, .. }) = counts.as_mut().map(|c| &mut c.info.session)
+        {
+            if !s.run.is_over() {
+                *seconds = s.started.elapsed().as_secs_f64();
+            }
+        }
         Snapshot {
             version: s.version,
             run: s.run,
-            head: s.head.clone(),
-            seconds: s
-                .seconds
-                .unwrap_or_else(|| s.started.elapsed().as_secs_f64()),
-            done: s.done,
+            counts,
             playing: s.playing.iter().map(|(g, p)| (*g, p.clone())).collect(),
             recent: s.recent.iter().cloned().collect(),
-            tallies: s.tallies.clone(),
-            sprt: s.sprt,
-            skipped_lines: s.skipped_lines.clone(),
         }
     }
 }
 
-/// One game of the run, for [`play_game`](super::game::play_game) to
-/// report its moves to.
-#[derive(Clone, Copy, Debug)]
-pub struct LiveGame<'a> {
-    pub live: &'a Live,
-    pub game: usize,
-}
+impl Watcher for Live {
+    fn run_started(&self, info: &RunInfo, standings: &Standings<'_>) {
+        self.change(|s| {
+            let mut counts = Counts {
+                info: info.clone(),
+                engines: standings.engines.to_vec(),
+                tallies: Vec::new(),
+                sprt: None,
+                done: 0,
+            };
+            counts.set(standings);
+            s.counts = Some(counts);
+            s.run = RunState::Running;
+            s.started = Instant::now();
+        });
+    }
 
-impl LiveGame<'_> {
-    /// A move, checked by the referee.
-    pub fn moved(&self, cell: Cell) {
-        self.live.moved(self.game, cell);
+    fn game_started(&self, game: &GameStart<'_>) {
+        self.change(|s| {
+            s.playing.insert(
+                game.game,
+                Playing {
+                    x: game.x.to_string(),
+                    o: game.o.to_string(),
+                    opening: game.opening.to_vec(),
+                    moves: Vec::new(),
+                },
+            );
+        });
+    }
+
+    fn move_played(&self, event: &MovePlayed) {
+        self.change(|s| {
+            if let Some(p) = s.playing.get_mut(&event.game) {
+                p.moves.push(event.cell);
+            }
+        });
+    }
+
+    fn game_finished(&self, game: &GameOver<'_>, standings: &Standings<'_>) {
+        self.change(|s| {
+            s.playing.remove(&game.game);
+            let end = game.end;
+            let fault_by = end
+                .fault_by
+                .map(|side| if side == Player::X { game.x } else { game.o }.to_string());
+            if s.recent.len() == RECENT_GAMES {
+                s.recent.pop_back();
+            }
+            s.recent.push_front(Finished {
+                game: game.game,
+                x: game.x.to_string(),
+                o: game.o.to_string(),
+                result: GameResult::of(end.winner),
+                reason: end.reason.name(),
+                fault_by,
+                plies: end.moves.len(),
+            });
+            if let Some(c) = s.counts.as_mut() {
+                c.set(standings);
+            }
+        });
+    }
+
+    fn run_ended(&self, info: &RunInfo, standings: &Standings<'_>) {
+        self.change(|s| {
+            s.run = if info.interrupted {
+                RunState::Interrupted
+            } else {
+                RunState::Finished
+            };
+            if let Some(c) = s.counts.as_mut() {
+                c.info = info.clone();
+                c.set(standings);
+            }
+            s.playing.clear();
+        });
+        // The page gets the final tallies before the referee ends.
+        self.wait_for_watchers(LINGER);
     }
 }
 
-/// One connected watcher (see [`Live::watch`]).
-pub struct Watcher<'a> {
+/// One connected page (see [`Live::watch`]).
+pub struct PageWatcher<'a> {
     live: &'a Live,
     told_end: bool,
 }
 
-impl Watcher<'_> {
-    /// Notes that this watcher was sent `snapshot`: once it holds the run's
-    /// end, [`Live::close`] need not wait for this watcher any more.
+impl PageWatcher<'_> {
+    /// Notes that this page was sent `snapshot`: once it holds the run's
+    /// end, the run's end need not wait for this page any more.
     pub fn sent(&mut self, snapshot: &Snapshot) {
         if !self.told_end && snapshot.run.is_over() {
             self.told_end = true;
@@ -331,7 +315,7 @@ impl Watcher<'_> {
     }
 }
 
-impl Drop for Watcher<'_> {
+impl Drop for PageWatcher<'_> {
     fn drop(&mut self) {
         let told = self.told_end;
         self.live.change(|s| {
@@ -343,19 +327,14 @@ impl Drop for Watcher<'_> {
     }
 }
 
-/// What a watcher is sent, copied out of [`Live`].
+/// What a page is sent, copied out of [`Live`].
 #[derive(Clone, Debug)]
 pub struct Snapshot {
     pub version: u64,
     pub run: RunState,
-    head: Option<RunHead>,
-    seconds: f64,
-    done: u64,
+    counts: Option<Counts>,
     playing: Vec<(usize, Playing)>,
     recent: Vec<Finished>,
-    tallies: Vec<PairingTally>,
-    sprt: Option<SprtStatus>,
-    skipped_lines: Vec<u64>,
 }
 
 /// A game in progress as the page gets it.
@@ -392,51 +371,44 @@ struct View<'a> {
 impl Snapshot {
     /// The page's JSON.
     pub fn to_json(&self) -> String {
-        let played = self
-            .done
-            .saturating_sub(self.head.as_ref().map_or(0, |h| h.resumed));
-        let total = self.head.as_ref().map_or(0, |h| h.total_games);
-        let left = total.saturating_sub(self.done as usize) as f64;
-        let eta_seconds = (played > 0 && self.seconds > 0.0 && self.run == RunState::Running)
-            .then(|| left * self.seconds / played as f64);
-        let info = self.head.as_ref().map(|h| RunInfo {
-            seed: h.seed,
-            geometry: h.geometry,
-            games_per_pairing: h.games_per_pairing,
-            openings: h.openings.clone(),
-            concurrency: h.concurrency,
-            total_games: h.total_games,
-            interrupted: self.run == RunState::Interrupted,
-            resumed: h.resumed,
-            seconds: self.seconds,
-            skipped_lines: self.skipped_lines.clone(),
-        });
-        let engines: &[EngineInfo] = self.head.as_ref().map_or(&[], |h| &h.engines);
-        let name = |i: usize| engines.get(i).map_or("?", |e| e.name.as_str());
+        let (resumed, seconds) = match self.counts.as_ref().map(|c| &c.info.session) {
+            Some(Session::Played {
+                resumed, seconds, ..
+            }) => (*resumed, *seconds),
+            _ => (0, 0.0),
+        };
+        let done = self.counts.as_ref().map_or(0, |c| c.done);
+        let total = self.counts.as_ref().map_or(0, |c| c.info.total_games);
+        let played = done.saturating_sub(resumed);
+        let left = total.saturating_sub(done as usize) as f64;
+        let eta_seconds = (played > 0 && seconds > 0.0 && self.run == RunState::Running)
+            .then(|| left * seconds / played as f64);
         let view = View {
             version: self.version,
             state: self.run,
-            done: self.done,
+            done,
             total,
-            resumed: self.head.as_ref().map_or(0, |h| h.resumed),
-            seconds: self.seconds,
-            rate: report::rate_text(played, self.seconds),
+            resumed,
+            seconds,
+            rate: report::rate_text(played, seconds),
             eta_seconds,
-            summary: info
+            summary: self
+                .counts
                 .as_ref()
-                .map(|i| report::summary(i, engines, &self.tallies, self.sprt)),
-            report: info
+                .map(|c| report::summary(&c.info, &c.engines, &c.tallies, c.sprt)),
+            report: self
+                .counts
                 .as_ref()
-                .map(|i| report::text(i, engines, &self.tallies, self.sprt.as_ref())),
+                .map(|c| report::text(&c.info, &c.engines, &c.tallies, c.sprt.as_ref())),
             playing: self
                 .playing
                 .iter()
                 .map(|(game, p)| PlayingView {
                     game: *game,
-                    x: name(p.x),
-                    o: name(p.o),
-                    opening: one_based(&p.opening),
-                    moves: one_based(&p.moves),
+                    x: &p.x,
+                    o: &p.o,
+                    opening: one_based(&p.opening).collect(),
+                    moves: one_based(&p.moves).collect(),
                 })
                 .collect(),
             recent: &self.recent,
@@ -448,35 +420,54 @@ impl Snapshot {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::referee::game::Reason;
-    use crate::rules::{Player, Rule};
+    use crate::referee::game::{GameEnd, Reason};
+    use crate::rules::{Geometry, Rule};
     use std::sync::Arc;
 
-    fn head() -> RunHead {
-        RunHead {
+    fn engines() -> Vec<EngineInfo> {
+        ["a", "b"]
+            .map(|n| EngineInfo {
+                name: n.into(),
+                command: vec![n.into()],
+                protocol: "kinrow".into(),
+            })
+            .to_vec()
+    }
+
+    fn info(interrupted: bool) -> RunInfo {
+        RunInfo {
             seed: 7,
             geometry: Geometry::new(3, 3, 3, Rule::Free).unwrap(),
             games_per_pairing: 2,
             openings: "no openings".into(),
-            concurrency: 1,
+            session: Session::Played {
+                concurrency: 1,
+                in_process: false,
+                resumed: 0,
+                seconds: 1.5,
+                per_ply: None,
+            },
+            shard: None,
+            run_games: 2,
             total_games: 2,
-            resumed: 0,
-            engines: ["a", "b"]
-                .map(|n| EngineInfo {
-                    name: n.into(),
-                    command: vec![n.into()],
-                    protocol: "kinrow",
-                })
-                .to_vec(),
+            interrupted,
+            skipped_lines: vec![0, 0],
         }
     }
 
-    fn counts(tallies: &[PairingTally], done: u64) -> Counts<'_> {
-        Counts {
-            tallies,
-            sprt: None,
-            skipped_lines: &[0, 0],
+    fn standings<'a>(
+        engines: &'a [EngineInfo],
+        tallies: &'a [PairingTally],
+        done: u64,
+    ) -> Standings<'a> {
+        Standings {
             done,
+            total: 2,
+            engines,
+            tallies,
+            skipped_lines: &[0, 0],
+            sprt: None,
+            per_ply: None,
         }
     }
 
@@ -492,54 +483,98 @@ mod tests {
         }
     }
 
+    fn json(live: &Live) -> serde_json::Value {
+        serde_json::from_str(&live.snapshot().to_json()).unwrap()
+    }
+
+    fn start(live: &Live, game: usize, opening: &[Cell]) {
+        live.game_started(&GameStart {
+            game,
+            pair: game / 2,
+            x: "a",
+            o: "b",
+            opening,
+        });
+    }
+
     #[test]
     fn games_show_move_by_move_and_leave_with_their_result() {
         let live = Live::new();
+        assert_eq!(json(&live)["state"], "starting");
+        assert_eq!(json(&live)["summary"], serde_json::Value::Null);
+        let engines = engines();
         let mut tallies = vec![PairingTally::new(0, 1)];
-        live.start(head(), counts(&tallies, 0));
-        live.begin(0, 0, 1, &[Cell::new(1, 1)]);
-        live.moved(0, Cell::new(0, 0));
-        let json: serde_json::Value = serde_json::from_str(&live.snapshot().to_json()).unwrap();
-        assert_eq!(json["state"], "running");
-        assert_eq!(json["playing"][0]["x"], "a");
-        assert_eq!(json["playing"][0]["opening"], serde_json::json!([[2, 2]]));
-        assert_eq!(json["playing"][0]["moves"], serde_json::json!([[1, 1]]));
-        assert_eq!(json["done"], 0);
+        live.run_started(&info(false), &standings(&engines, &tallies, 0));
+        start(&live, 0, &[Cell::new(1, 1)]);
+        live.move_played(&MovePlayed {
+            game: 0,
+            ply: 1,
+            side: Player::O,
+            cell: Cell::new(0, 0),
+        });
+        let j = json(&live);
+        assert_eq!(j["state"], "running");
+        assert_eq!(j["playing"][0]["x"], "a");
+        assert_eq!(j["playing"][0]["opening"], serde_json::json!([[2, 2]]));
+        assert_eq!(j["playing"][0]["moves"], serde_json::json!([[1, 1]]));
+        assert_eq!(j["done"], 0);
 
         let end = win_for_x(vec![Cell::new(0, 0)]);
         tallies[0].add(0, Player::X, &end);
-        live.finish(0, &end, counts(&tallies, 1));
-        let json: serde_json::Value = serde_json::from_str(&live.snapshot().to_json()).unwrap();
-        assert_eq!(json["playing"], serde_json::json!([]));
-        assert_eq!(json["recent"][0]["result"], "x");
-        assert_eq!(json["recent"][0]["plies"], 1);
-        assert_eq!(json["summary"]["pairings"][0]["a_wins"], 1);
-        assert!(json["report"].as_str().unwrap().contains("a vs b"));
-        assert!(json["eta_seconds"].as_f64().is_some());
+        let over = GameOver {
+            game: 0,
+            x: "a",
+            o: "b",
+            end: &end,
+        };
+        live.game_finished(&over, &standings(&engines, &tallies, 1));
+        let j = json(&live);
+        assert_eq!(j["playing"], serde_json::json!([]));
+        assert_eq!(j["recent"][0]["result"], "x");
+        assert_eq!(j["recent"][0]["plies"], 1);
+        assert_eq!(j["summary"]["pairings"][0]["a_wins"], 1);
+        assert!(j["report"].as_str().unwrap().contains("a vs b"));
+        assert!(j["eta_seconds"].as_f64().is_some());
+
+        // The end: the report's own head and time.
+        live.run_ended(&info(true), &standings(&engines, &tallies, 1));
+        let j = json(&live);
+        assert_eq!(j["state"], "interrupted");
+        assert_eq!(j["seconds"], 1.5);
+        assert_eq!(j["eta_seconds"], serde_json::Value::Null);
+        let report = report::text(&info(true), &engines, &tallies, None);
+        assert_eq!(j["report"].as_str().unwrap(), report);
     }
 
     #[test]
     fn only_the_last_games_are_kept() {
         let live = Live::new();
+        let engines = engines();
         let tallies = vec![PairingTally::new(0, 1)];
-        live.start(head(), counts(&tallies, 0));
+        live.run_started(&info(false), &standings(&engines, &tallies, 0));
+        let end = win_for_x(vec![]);
         for g in 0..RECENT_GAMES + 5 {
-            live.begin(g, 0, 1, &[]);
-            live.finish(g, &win_for_x(vec![]), counts(&tallies, g as u64 + 1));
+            start(&live, g, &[]);
+            let over = GameOver {
+                game: g,
+                x: "a",
+                o: "b",
+                end: &end,
+            };
+            live.game_finished(&over, &standings(&engines, &tallies, g as u64 + 1));
         }
-        let json: serde_json::Value = serde_json::from_str(&live.snapshot().to_json()).unwrap();
-        let recent = json["recent"].as_array().unwrap();
+        let recent = json(&live)["recent"].as_array().unwrap().clone();
         assert_eq!(recent.len(), RECENT_GAMES);
         assert_eq!(recent[0]["game"], RECENT_GAMES + 4);
     }
 
     #[test]
-    fn watchers_wake_on_changes_and_the_end_waits_for_them() {
+    fn pages_wake_on_changes_and_the_end_waits_for_them() {
         let live = Arc::new(Live::new());
         let v0 = live.snapshot().version;
         // Nothing new: the wait times out with the same version.
         assert_eq!(live.wait_newer(v0, Duration::from_millis(10)), v0);
-        let watcher = {
+        let page = {
             let live = Arc::clone(&live);
             std::thread::spawn(move || {
                 let mut w = live.watch();
@@ -548,7 +583,7 @@ mod tests {
                     seen = live.wait_newer(seen, Duration::from_secs(5));
                     let snap = live.snapshot();
                     w.sent(&snap);
-                    if snap.run == RunState::Finished {
+                    if snap.run.is_over() {
                         return;
                     }
                 }
@@ -557,15 +592,12 @@ mod tests {
         while live.lock().watchers == 0 {
             std::thread::yield_now();
         }
-        live.start(head(), counts(&[], 0));
-        // Returns once the watcher has been sent the end (well before the
-        // linger of a minute).
-        let t = Instant::now();
-        live.close(false, 1.0, Duration::from_secs(60));
-        assert!(t.elapsed() < Duration::from_secs(30));
-        watcher.join().unwrap();
+        let engines = engines();
+        live.run_started(&info(false), &standings(&engines, &[], 0));
+        // Returns once the page has been sent the end (within the linger).
+        live.run_ended(&info(false), &standings(&engines, &[], 0));
+        page.join().unwrap();
         assert_eq!(live.lock().watchers, 0);
-        // No watcher: the end does not wait.
-        live.close(false, 1.0, Duration::from_secs(60));
+        assert_eq!(live.lock().told_end, 0);
     }
 }

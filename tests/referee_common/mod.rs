@@ -52,8 +52,15 @@ pub struct Run {
     pub stderr: String,
     /// The `--json` summary, if written.
     pub summary: Option<Value>,
-    /// The `--games-out` lines, sorted by game index.
+    /// The `--games-out` records, sorted by game index.
     pub games: Vec<Value>,
+    /// The `--games-out` run lines, in order.
+    pub runs: Vec<Value>,
+}
+
+/// Whether a `--games-out` line is a game record (not a run line).
+pub fn is_game(line: &Value) -> bool {
+    line.get("game").is_some()
 }
 
 /// Stderr as one line per message: the referee wraps its messages at 80
@@ -83,11 +90,12 @@ pub fn records(scratch: &Scratch, output: Output) -> Run {
     let summary = std::fs::read_to_string(scratch.path("summary.json"))
         .ok()
         .map(|t| serde_json::from_str(&t).expect("summary is JSON"));
-    let mut games: Vec<Value> = std::fs::read_to_string(scratch.path("games.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each game line is JSON"))
-        .collect();
+    let (mut games, runs): (Vec<Value>, Vec<Value>) =
+        std::fs::read_to_string(scratch.path("games.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("each line is JSON"))
+            .partition(is_game);
     games.sort_by_key(|g| g["game"].as_u64());
     Run {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -95,6 +103,7 @@ pub fn records(scratch: &Scratch, output: Output) -> Run {
         output,
         summary,
         games,
+        runs,
     }
 }
 
@@ -158,10 +167,11 @@ pub fn games_without_time(run: &Run) -> Vec<Value> {
         .collect()
 }
 
-/// The JSON summary without its wall-clock time.
+/// The JSON summary without its wall-clock time and time per ply.
 pub fn summary_without_time(run: &Run) -> Value {
     let mut s = run.summary.clone().expect("a summary was written");
     s.as_object_mut().unwrap().remove("seconds");
+    s.as_object_mut().unwrap().remove("per_ply_us");
     s
 }
 
@@ -174,10 +184,29 @@ pub fn timing_line(stdout: &str) -> &str {
         .unwrap_or_default()
 }
 
-/// The text report without its timing line.
+/// The text report without its timing lines (the games' time, the time
+/// per ply).
 pub fn report_without_time(run: &Run) -> Vec<&str> {
     let timing = timing_line(&run.stdout);
-    run.stdout.lines().filter(|&l| l != timing).collect()
+    run.stdout
+        .lines()
+        .filter(|&l| l != timing && !l.starts_with("time per ply: "))
+        .collect()
+}
+
+/// A report without its second line (concurrency and mode, or a merge's
+/// files) and without times (`N of M games`, not how long they took): what
+/// one run, its in-process twin and its merged shards all say.
+pub fn report_core(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .enumerate()
+        .filter(|&(i, l)| i != 1 && !l.starts_with("time per ply: "))
+        .map(|(_, l)| match l.find(" games in ") {
+            Some(at) => l[..at + " games".len()].to_string(),
+            None => l.to_string(),
+        })
+        .collect()
 }
 
 /// Starts the referee with `args` plus the record arguments in the
@@ -196,8 +225,9 @@ pub fn start(scratch: &Scratch, args: &[&str]) -> Child {
 /// Waits until `games` records are written.
 pub fn wait_for_records(scratch: &Scratch, games: usize) {
     let start = Instant::now();
-    while std::fs::read_to_string(scratch.path("games.jsonl")).map_or(0, |t| t.lines().count())
-        < games
+    while std::fs::read_to_string(scratch.path("games.jsonl")).map_or(0, |t| {
+        t.lines().filter(|l| l.contains(r#""game":"#)).count()
+    }) < games
     {
         assert!(
             start.elapsed() < Duration::from_secs(60),
