@@ -23,27 +23,60 @@ pub const RECENT_GAMES: usize = 12;
 /// How long the end of a run waits for watchers to be sent it.
 pub const LINGER: Duration = Duration::from_secs(2);
 
-/// A game being played.
-#[derive(Clone, Debug)]
-struct Playing {
-    x: String,
-    o: String,
-    opening: Vec<Cell>,
-    moves: Vec<Cell>,
+/// Game starts whose boards are shown at once, then…
+const SHOWN_BURST: f64 = 32.0;
+/// …this many a second: a page shows ten frames a second, so games that
+/// come faster (random bots in process, by the hundred thousand) are
+/// sampled, not followed move by move, and cost the run next to nothing.
+const SHOWN_PER_SECOND: f64 = 100.0;
+
+/// With no page connected, the counts are copied no more often than this.
+const COUNTS_EVERY: Duration = Duration::from_millis(50);
+
+/// A clock of a few milliseconds' grain that costs a few nanoseconds to
+/// read (`CLOCK_MONOTONIC_COARSE`): what sampling and throttling need.
+fn coarse_now() -> Duration {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid timespec for the kernel (the vDSO) to fill.
+    unsafe { libc::clock_gettime(libc::CLOCK_MONOTONIC_COARSE, &mut t) };
+    Duration::new(
+        t.tv_sec.max(0) as u64,
+        t.tv_nsec.clamp(0, 999_999_999) as u32,
+    )
 }
 
-/// A game just finished.
-#[derive(Clone, Debug, Serialize)]
-pub struct Finished {
-    pub game: usize,
-    pub x: String,
-    pub o: String,
-    pub result: GameResult,
-    pub reason: &'static str,
-    /// The engine at fault, for faults.
-    pub fault_by: Option<String>,
+/// A game being played, its engines by index.
+#[derive(Clone, Debug)]
+struct Playing {
+    x: usize,
+    o: usize,
+    /// The opening, then the moves.
+    cells: Vec<Cell>,
+    opening: usize,
+}
+
+/// A game just finished, its engines by index.
+#[derive(Clone, Copy, Debug)]
+struct Finished {
+    game: usize,
+    x: usize,
+    o: usize,
+    result: GameResult,
+    reason: &'static str,
+    /// The side at fault, for faults.
+    fault_by: Option<Player>,
     /// Plies played after the opening.
-    pub plies: usize,
+    plies: usize,
+}
+
+thread_local! {
+    /// Which game this thread plays and its page follows (each worker
+    /// plays one game at a time): a move of any other game costs one
+    /// comparison.
+    static FOLLOWED: std::cell::Cell<Option<(usize, usize)>> = const { std::cell::Cell::new(None) };
 }
 
 /// How far the run has got.
@@ -78,8 +111,12 @@ struct Counts {
 
 impl Counts {
     fn set(&mut self, standings: &Standings<'_>) {
-        self.tallies.clear();
-        self.tallies.extend_from_slice(standings.tallies);
+        // In place: no allocation a game (see PairingTally::clone_from).
+        if self.tallies.len() == standings.tallies.len() {
+            self.tallies.clone_from_slice(standings.tallies);
+        } else {
+            self.tallies = standings.tallies.to_vec();
+        }
         self.info.skipped_lines.clear();
         self.info
             .skipped_lines
@@ -101,6 +138,15 @@ struct State {
     counts: Option<Counts>,
     started: Instant,
     playing: BTreeMap<usize, Playing>,
+    /// Cell lists of games gone, to be used again.
+    spare: Vec<Vec<Cell>>,
+    /// Boards that may start being shown now, and when that was counted
+    /// (on the coarse clock).
+    tokens: f64,
+    tokens_at: Duration,
+    /// When the counts were last copied (coarse clock), and whether a
+    /// finished game's are not in them yet.
+    counted_at: Duration,
     recent: VecDeque<Finished>,
     /// Watchers connected now, and those that have been sent the run's end.
     watchers: usize,
@@ -134,6 +180,10 @@ impl Live {
                 counts: None,
                 started: Instant::now(),
                 playing: BTreeMap::new(),
+                spare: Vec::new(),
+                tokens: SHOWN_BURST,
+                tokens_at: coarse_now(),
+                counted_at: Duration::ZERO,
                 recent: VecDeque::new(),
                 watchers: 0,
                 told_end: 0,
@@ -152,6 +202,11 @@ impl Live {
     fn change(&self, f: impl FnOnce(&mut State)) {
         let mut s = self.lock();
         f(&mut s);
+        self.publish(s);
+    }
+
+    /// A new version, told to the pages that wait for one.
+    fn publish(&self, mut s: MutexGuard<'_, State>) {
         s.version += 1;
         let wake = s.waiting > 0;
         drop(s);
@@ -234,48 +289,87 @@ impl Watcher for Live {
     }
 
     fn game_started(&self, game: &GameStart<'_>) {
-        self.change(|s| {
-            s.playing.insert(
-                game.game,
-                Playing {
-                    x: game.x.to_string(),
-                    o: game.o.to_string(),
-                    opening: game.opening.to_vec(),
-                    moves: Vec::new(),
-                },
-            );
-        });
+        let me = self as *const Live as usize;
+        let mut s = self.lock();
+        // A token bucket: every board is shown while games come slower
+        // than a page can show them, a sample of them beyond.
+        let now = coarse_now();
+        let refill = now.saturating_sub(s.tokens_at).as_secs_f64() * SHOWN_PER_SECOND;
+        s.tokens = (s.tokens + refill).min(SHOWN_BURST);
+        s.tokens_at = now;
+        if s.tokens < 1.0 {
+            FOLLOWED.set(None);
+            return;
+        }
+        s.tokens -= 1.0;
+        FOLLOWED.set(Some((me, game.game)));
+        let index = |name: &str| {
+            s.counts
+                .as_ref()
+                .and_then(|c| c.engines.iter().position(|e| e.name == name))
+                .unwrap_or(usize::MAX)
+        };
+        let (x, o) = (index(game.x), index(game.o));
+        let mut cells = s.spare.pop().unwrap_or_default();
+        cells.clear();
+        cells.extend_from_slice(game.opening);
+        s.playing.insert(
+            game.game,
+            Playing {
+                x,
+                o,
+                cells,
+                opening: game.opening.len(),
+            },
+        );
+        self.publish(s);
     }
 
     fn move_played(&self, event: &MovePlayed) {
+        if FOLLOWED.get() != Some((self as *const Live as usize, event.game)) {
+            return;
+        }
         self.change(|s| {
             if let Some(p) = s.playing.get_mut(&event.game) {
-                p.moves.push(event.cell);
+                p.cells.push(event.cell);
             }
         });
     }
 
     fn game_finished(&self, game: &GameOver<'_>, standings: &Standings<'_>) {
         self.change(|s| {
-            s.playing.remove(&game.game);
+            if let Some(p) = s.playing.remove(&game.game) {
+                s.spare.push(p.cells);
+            }
+            let index = |name: &str| {
+                s.counts
+                    .as_ref()
+                    .and_then(|c| c.engines.iter().position(|e| e.name == name))
+                    .unwrap_or(usize::MAX)
+            };
             let end = game.end;
-            let fault_by = end
-                .fault_by
-                .map(|side| if side == Player::X { game.x } else { game.o }.to_string());
+            let finished = Finished {
+                game: game.game,
+                x: index(game.x),
+                o: index(game.o),
+                result: GameResult::of(end.winner),
+                reason: end.reason.name(),
+                fault_by: end.fault_by,
+                plies: end.moves.len(),
+            };
             if s.recent.len() == RECENT_GAMES {
                 s.recent.pop_back();
             }
-            s.recent.push_front(Finished {
-                game: game.game,
-                x: game.x.to_string(),
-                o: game.o.to_string(),
-                result: GameResult::of(end.winner),
-                reason: end.reason.name(),
-                fault_by,
-                plies: end.moves.len(),
-            });
-            if let Some(c) = s.counts.as_mut() {
-                c.set(standings);
+            s.recent.push_front(finished);
+            // With nobody watching, the counts are copied at most every
+            // COUNTS_EVERY (a page that comes sees them that fresh; the
+            // run's end sets them exactly); with a page, after every game.
+            let now = coarse_now();
+            if s.watchers > 0 || now.saturating_sub(s.counted_at) >= COUNTS_EVERY {
+                s.counted_at = now;
+                if let Some(c) = s.counts.as_mut() {
+                    c.set(standings);
+                }
             }
         });
     }
@@ -337,6 +431,20 @@ pub struct Snapshot {
     recent: Vec<Finished>,
 }
 
+/// A finished game as the page gets it.
+#[derive(Serialize)]
+struct FinishedView<'a> {
+    game: usize,
+    x: &'a str,
+    o: &'a str,
+    result: GameResult,
+    reason: &'static str,
+    /// The engine at fault, for faults.
+    fault_by: Option<&'a str>,
+    /// Plies played after the opening.
+    plies: usize,
+}
+
 /// A game in progress as the page gets it.
 #[derive(Serialize)]
 struct PlayingView<'a> {
@@ -365,7 +473,7 @@ struct View<'a> {
     /// The text report, as it stands.
     report: Option<String>,
     playing: Vec<PlayingView<'a>>,
-    recent: &'a [Finished],
+    recent: Vec<FinishedView<'a>>,
 }
 
 impl Snapshot {
@@ -383,6 +491,8 @@ impl Snapshot {
         let left = total.saturating_sub(done as usize) as f64;
         let eta_seconds = (played > 0 && seconds > 0.0 && self.run == RunState::Running)
             .then(|| left * seconds / played as f64);
+        let engines: &[EngineInfo] = self.counts.as_ref().map_or(&[], |c| &c.engines);
+        let name = |i: usize| engines.get(i).map_or("?", |e| e.name.as_str());
         let view = View {
             version: self.version,
             state: self.run,
@@ -403,15 +513,32 @@ impl Snapshot {
             playing: self
                 .playing
                 .iter()
-                .map(|(game, p)| PlayingView {
-                    game: *game,
-                    x: &p.x,
-                    o: &p.o,
-                    opening: one_based(&p.opening).collect(),
-                    moves: one_based(&p.moves).collect(),
+                .map(|(game, p)| {
+                    let (opening, moves) = p.cells.split_at(p.opening.min(p.cells.len()));
+                    PlayingView {
+                        game: *game,
+                        x: name(p.x),
+                        o: name(p.o),
+                        opening: one_based(opening).collect(),
+                        moves: one_based(moves).collect(),
+                    }
                 })
                 .collect(),
-            recent: &self.recent,
+            recent: self
+                .recent
+                .iter()
+                .map(|f| FinishedView {
+                    game: f.game,
+                    x: name(f.x),
+                    o: name(f.o),
+                    result: f.result,
+                    reason: f.reason,
+                    fault_by: f
+                        .fault_by
+                        .map(|side| name(if side == Player::X { f.x } else { f.o })),
+                    plies: f.plies,
+                })
+                .collect(),
         };
         serde_json::to_string(&view).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
     }
@@ -566,6 +693,53 @@ mod tests {
         let recent = json(&live)["recent"].as_array().unwrap().clone();
         assert_eq!(recent.len(), RECENT_GAMES);
         assert_eq!(recent[0]["game"], RECENT_GAMES + 4);
+    }
+
+    #[test]
+    fn games_faster_than_a_page_are_sampled_and_all_counted() {
+        let live = Live::new();
+        let engines = engines();
+        let mut tallies = vec![PairingTally::new(0, 1)];
+        live.run_started(&info(false), &standings(&engines, &tallies, 0));
+        let end = win_for_x(vec![Cell::new(0, 0)]);
+        // A thousand games at once, as bots in process play them, with a
+        // page watching: a burst of boards is followed, the rest only
+        // counted, every one of them.
+        let page = live.watch();
+        let mut followed = 0;
+        for g in 0..1000 {
+            start(&live, g, &[]);
+            live.move_played(&MovePlayed {
+                game: g,
+                ply: 1,
+                side: Player::X,
+                cell: Cell::new(0, 0),
+            });
+            let j = json(&live);
+            let playing = j["playing"].as_array().unwrap();
+            if let Some(p) = playing.first() {
+                assert_eq!(p["moves"], serde_json::json!([[1, 1]]));
+                followed += 1;
+            }
+            tallies[0].add(g, Player::X, &end);
+            let over = GameOver {
+                game: g,
+                x: "a",
+                o: "b",
+                end: &end,
+            };
+            live.game_finished(&over, &standings(&engines, &tallies, g as u64 + 1));
+        }
+        assert!(
+            (SHOWN_BURST as usize..200).contains(&followed),
+            "{followed} of 1000 boards followed"
+        );
+        let j = json(&live);
+        assert_eq!(j["done"], 1000);
+        assert_eq!(j["summary"]["pairings"][0]["games"], 1000);
+        assert_eq!(j["recent"][0]["game"], 999);
+        assert_eq!(j["recent"][0]["x"], "a");
+        drop(page);
     }
 
     #[test]

@@ -24,7 +24,7 @@ pub struct EngineInfo {
 }
 
 /// Everything counted for one pairing, from engine `a`'s side.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct PairingTally {
     /// Engine indices.
     pub a: usize,
@@ -38,6 +38,41 @@ pub struct PairingTally {
     pub faults: [BTreeMap<Reason, u64>; 2],
     /// First game of a pair still waiting for its partner: pair → a's score.
     open_pairs: HashMap<usize, f64, BuildHasherDefault<PairHasher>>,
+}
+
+impl Clone for PairingTally {
+    fn clone(&self) -> Self {
+        PairingTally {
+            faults: self.faults.clone(),
+            open_pairs: self.open_pairs.clone(),
+            ..*self
+        }
+    }
+
+    /// Keeps the maps' memory: a live page copies the tallies after every
+    /// game.
+    fn clone_from(&mut self, source: &Self) {
+        let PairingTally {
+            a,
+            b,
+            wdl,
+            a_as_x,
+            a_as_o,
+            penta,
+            faults,
+            open_pairs,
+        } = source;
+        (
+            self.a,
+            self.b,
+            self.wdl,
+            self.a_as_x,
+            self.a_as_o,
+            self.penta,
+        ) = (*a, *b, *wdl, *a_as_x, *a_as_o, *penta);
+        self.faults.clone_from(faults);
+        self.open_pairs.clone_from(open_pairs);
+    }
 }
 
 impl PairingTally {
