@@ -237,6 +237,11 @@ pub fn check_distinct(files: &[(String, &Path)]) -> anyhow::Result<()> {
         .iter()
         .map(|(role, path)| RunFile::new(role.clone(), path))
         .collect();
+    all_distinct(&files)
+}
+
+/// Fails, naming both, when two of `files` are one file.
+fn all_distinct(files: &[RunFile<'_>]) -> anyhow::Result<()> {
     for (i, a) in files.iter().enumerate() {
         for b in &files[i + 1..] {
             if a.same_as(b) {
@@ -360,20 +365,7 @@ impl RunFiles<'_> {
         if let Some(log) = &log_path {
             files.push(RunFile::new(format!("--log-dir's {REFEREE_LOG}"), log));
         }
-        for (i, a) in files.iter().enumerate() {
-            for b in &files[i + 1..] {
-                if a.same_as(b) {
-                    bail!(
-                        "{} {} and {} {} are the same file: give each its own file \
-                         (nothing was written)",
-                        a.role,
-                        a.path.display(),
-                        b.role,
-                        b.path.display()
-                    );
-                }
-            }
-        }
+        all_distinct(&files)?;
         // The files written in those directories get their names as the
         // run goes: none of the other files may be one of them.
         for d in &dirs {

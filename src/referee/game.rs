@@ -98,6 +98,24 @@ pub struct GameEnd {
 }
 
 impl GameEnd {
+    /// A game played to its end on the board: a win for `winner`, or a
+    /// draw (`None`).
+    pub fn played_out(winner: Option<Player>, moves: Vec<Cell>, time: [Duration; 2]) -> GameEnd {
+        GameEnd {
+            winner,
+            reason: if winner.is_some() {
+                Reason::Win
+            } else {
+                Reason::Draw
+            },
+            fault_by: None,
+            detail: None,
+            moves,
+            time,
+            replace: [false; 2],
+        }
+    }
+
     /// A game lost by `side` before or during play, for `reason`.
     pub fn forfeit(side: Player, reason: Reason, detail: String) -> GameEnd {
         GameEnd {
@@ -423,19 +441,7 @@ pub fn play_game(
     };
 
     let mut end = match result {
-        Ok(winner) => GameEnd {
-            winner,
-            reason: if winner.is_some() {
-                Reason::Win
-            } else {
-                Reason::Draw
-            },
-            fault_by: None,
-            detail: None,
-            moves,
-            time,
-            replace: [false; 2],
-        },
+        Ok(winner) => GameEnd::played_out(winner, moves, time),
         Err((side, stop)) => {
             let mut end = stop.end(side)?;
             end.moves = moves;

@@ -204,19 +204,7 @@ pub fn play_in_process(
         break Err((side, fault));
     };
     Ok(match result {
-        Ok(winner) => GameEnd {
-            winner,
-            reason: if winner.is_some() {
-                Reason::Win
-            } else {
-                Reason::Draw
-            },
-            fault_by: None,
-            detail: None,
-            moves,
-            time,
-            replace: [false; 2],
-        },
+        Ok(winner) => GameEnd::played_out(winner, moves, time),
         Err((side, (reason, detail))) => {
             // The side at fault gets a fresh engine, as a process would be
             // replaced.
