@@ -6,7 +6,7 @@ mod referee_common;
 
 use kinrow::rules::{Board, Cell, Geometry, Rule};
 use referee_common::{
-    fixture, games_without_time, next_event, record_args, record_moves, start_watched,
+    games_without_time, next_event, record_args, record_moves, slow_watched_run, start_watched,
     summary_without_time, Scratch,
 };
 use serde_json::Value;
@@ -27,25 +27,11 @@ fn cells(moves: &Value) -> Vec<Cell> {
         .collect()
 }
 
-const SLOW_RUN: &[&str] = &[
-    "--board",
-    "7x7",
-    "--k",
-    "5",
-    "--games",
-    "6",
-    "--concurrency",
-    "2",
-    "--seed",
-    "5",
-];
-
 #[test]
 fn the_page_follows_the_run_move_by_move_to_its_end() {
     let scratch = Scratch::new("watch");
-    let (a, b) = (fixture("a", "slow"), fixture("b", "slow"));
-    let mut args = vec!["--engine", &a, "--engine", &b];
-    args.extend(SLOW_RUN);
+    let args = slow_watched_run();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let w = start_watched(&scratch, &args);
 
     // The page and its files; nothing else, and only for its own address.

@@ -360,29 +360,9 @@ fn the_watch_page_of_a_running_tournament() {
         return;
     };
     let scratch = referee_common::Scratch::new("watch-browser");
-    let (a, c) = (
-        referee_common::fixture("a", "slow"),
-        referee_common::fixture("b", "slow"),
-    );
-    let w = referee_common::start_watched(
-        &scratch,
-        &[
-            "--engine",
-            &a,
-            "--engine",
-            &c,
-            "--board",
-            "7x7",
-            "--k",
-            "5",
-            "--games",
-            "6",
-            "--concurrency",
-            "2",
-            "--seed",
-            "5",
-        ],
-    );
+    let args = referee_common::slow_watched_run();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let w = referee_common::start_watched(&scratch, &args);
     b.goto(&w.url);
     // Boards of games in progress, with their stones.
     b.wait("a board with stones", || {

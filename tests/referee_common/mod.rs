@@ -423,3 +423,17 @@ pub fn fixture_brain() -> &'static Path {
         path
     })
 }
+
+/// A run slow enough to watch move by move: two fixture engines that take
+/// 20 ms a move on 7x7 (five in a row), six games, two at once.
+pub fn slow_watched_run() -> Vec<String> {
+    let mut args = vec![
+        "--engine".to_string(),
+        fixture("a", "slow"),
+        "--engine".into(),
+        fixture("b", "slow"),
+    ];
+    let rest = "--board 7x7 --k 5 --games 6 --concurrency 2 --seed 5";
+    args.extend(rest.split(' ').map(String::from));
+    args
+}
