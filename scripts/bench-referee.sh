@@ -6,7 +6,10 @@
 #    and the cost of a ply in pipe round trips measured by
 #    ../shared/bench/pipe-limit.rs in the same run under the same CPU pinning
 #    (all processes on CPU 0 with taskset, and unpinned). Target: at most
-#    1.5 round trips per ply pinned.
+#    1.5 round trips per ply pinned. Beside it, the same against the floor
+#    of a game (scripts/bench/pipe-limit-two.rs: one parent alternating
+#    between two children, as a referee does between two engines; on one
+#    CPU each hand-off is to a third process, which costs more).
 # 2. In process (--in-process): random against random on 3x3 pinned to CPU 0
 #    and its ratio to the pinned process mode of part 1 (target: at least
 #    50), the same unpinned at concurrency 1 and 2 (scaling with cores), and
@@ -25,6 +28,7 @@ pipe_bin=target/pipe-limit
 have_pipe=0
 if [[ -f $pipe_src ]] && command -v rustc >/dev/null; then
     rustc -O "$pipe_src" -o "$pipe_bin" && have_pipe=1
+    rustc -O scripts/bench/pipe-limit-two.rs -o target/pipe-limit-two
 else
     echo "note: $pipe_src not found: skipping the round-trip comparison" >&2
 fi
@@ -54,11 +58,11 @@ PY
 measure_pipe() {
     local pin=()
     [[ $1 == cpu0 ]] && pin=(taskset -c 0)
-    "${pin[@]}" "$pipe_bin" 200000 | sed -n 's/.*per_rt_us=\([0-9.]*\).*/\1/p'
+    "${pin[@]}" "${2:-$pipe_bin}" 200000 | sed -n 's/.*per_rt_us=\([0-9.]*\).*/\1/p'
 }
 
 echo "Process mode: $games games of random vs random on 3x3, concurrency 1, with --games-out"
-printf '%-10s %10s %9s %13s %13s %15s\n' pinning games/s us/ply referee-us/ply us/roundtrip roundtrips/ply
+printf '%-10s %10s %9s %13s %13s %15s %12s\n' pinning games/s us/ply referee-us/ply us/roundtrip roundtrips/ply x-game-floor
 process_cpu0=""
 for mode in none cpu0; do
     if [[ $mode == cpu0 && $have_taskset == 0 ]]; then
@@ -70,13 +74,17 @@ for mode in none cpu0; do
     [[ $mode == cpu0 ]] && process_cpu0=$gps
     rt="-"
     ratio="-"
+    game_ratio="-"
     if [[ $have_pipe == 1 ]]; then
         rt=$(measure_pipe "$mode")
         ratio=$(python3 -c "print('%.2f' % ($us / $rt))")
+        game_rt=$(measure_pipe "$mode" target/pipe-limit-two)
+        game_ratio=$(python3 -c "print('%.2f' % ($us / $game_rt))")
     fi
-    printf '%-10s %10s %9s %13s %13s %15s\n' "${mode/none/unpinned}" "$gps" "$us" "$own" "$rt" "$ratio"
+    printf '%-10s %10s %9s %13s %13s %15s %12s\n' "${mode/none/unpinned}" "$gps" "$us" "$own" "$rt" "$ratio" "$game_ratio"
 done
-echo "(the last column is the cost of a ply in pipe round trips: target <= 1.5 pinned)"
+echo "(roundtrips/ply: the cost of a ply in pipe round trips, target <= 1.5 pinned;"
+echo " x-game-floor: against a parent alternating between two echoing children)"
 echo
 echo "In process: random vs random, $in_games games a run"
 printf '%-26s %12s %9s %8s\n' run games/s us/ply "x process"
