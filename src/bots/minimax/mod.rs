@@ -34,6 +34,7 @@ mod position;
 mod punish;
 mod search;
 mod table;
+mod threat;
 
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
 use crate::rules::{Board, Cell, Geometry};
