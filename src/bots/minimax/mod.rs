@@ -37,7 +37,7 @@ mod table;
 mod threat;
 
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
-use crate::rules::{Board, Cell, Geometry};
+use crate::rules::{Board, Cell, Geometry, Rule};
 use crate::solver::{Budget, Solver, Value};
 use layout::{Layout, FULL_WIDTH_AREA};
 use rand::rngs::SmallRng;
@@ -46,6 +46,7 @@ use search::Search;
 use std::time::Duration;
 use std::time::Instant;
 use table::Table;
+use threat::ThreatSearch;
 
 /// Time kept back from `movetime` for setting up and answering: a tenth,
 /// at least 2 ms (but no more than half) and at most 50 ms.
@@ -116,6 +117,8 @@ pub struct Minimax {
     /// `memo_shape`.
     memo: punish::Memo,
     memo_shape: Option<Geometry>,
+    /// What the threat searcher keeps between moves (large boards).
+    threat_memory: Option<threat::Memory>,
 }
 
 /// Table size of the bot's solver for a board, in MiB: small boards need
@@ -140,6 +143,7 @@ impl Minimax {
             solver: None,
             memo: punish::Memo::new(),
             memo_shape: None,
+            threat_memory: None,
         }
     }
 
@@ -225,6 +229,7 @@ impl Minimax {
         if self.layout.as_ref().is_none_or(|l| l.geometry != geometry) {
             self.table.clear();
             self.layout = Some(Layout::new(board));
+            self.threat_memory = None;
         }
         self.layout.as_ref().expect("just built")
     }
@@ -263,14 +268,25 @@ impl Bot for Minimax {
             }
             start = Instant::now().min(deadline);
         }
-        // No new iteration once half the time is gone: the next one would
-        // most likely not finish.
-        let soft = start + (deadline - start) / 2;
         self.layout_for(board);
         let (Some(layout), table, rng) = (&self.layout, &mut self.table, &mut self.rng) else {
             return any;
         };
         table.next_age();
+        if !layout.full_width {
+            let g = board.geometry();
+            let memory = self.threat_memory.take().unwrap_or_else(|| threat::Memory {
+                lines: threat::Lines::new(g.k(), g.rule() == Rule::Exact),
+            });
+            let mut search = ThreatSearch::new(layout, table, board.clone(), memory, deadline);
+            let (square, report) = search.choose(rng, max_depth, start);
+            self.threat_memory = Some(search.into_memory());
+            self.report = report;
+            return board.cell_of(square);
+        }
+        // No new iteration once half the time is gone: the next one would
+        // most likely not finish.
+        let soft = start + (deadline - start) / 2;
         let mut search = Search::new(layout, table, board.clone(), deadline);
         let (square, report) = search.choose(rng, max_depth, soft);
         self.report = report;

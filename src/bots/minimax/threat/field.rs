@@ -585,6 +585,72 @@ mod tests {
         }
     }
 
+    /// The cells where the side to move wins, makes a four (a winning cell
+    /// next) and wins in three plies (two winning cells next), checked by
+    /// trying every empty cell on the rules' own board.
+    #[test]
+    fn fours_and_wins_in_three_are_what_the_rules_say() {
+        let mut rng = crate::bots::seeded_rng(5);
+        let mut checked = [0; 2];
+        for (rows, cols, k, rule) in [
+            (9, 9, 5, Rule::Free),
+            (9, 9, 5, Rule::Exact),
+            (8, 10, 4, Rule::Exact),
+            (11, 11, 6, Rule::Free),
+        ] {
+            let g = Geometry::new(rows, cols, k, rule).unwrap();
+            let layout = Layout::new(&Board::new(g));
+            for _ in 0..40 {
+                let mut board = Board::new(g);
+                let plies = rng.random_range(6..30);
+                while board.ply() < plies && !board.is_over() {
+                    let empties: Vec<Cell> = board.legal_moves().collect();
+                    // Near the centre, where lines meet.
+                    let c = empties[rng.random_range(0..empties.len())];
+                    let near = |v: u8, n: usize| (v as usize).abs_diff(n / 2) <= 3;
+                    if near(c.row, rows as usize) && near(c.col, cols as usize) {
+                        board.try_play(c).unwrap();
+                    }
+                }
+                if board.is_over() {
+                    continue;
+                }
+                let me = board.to_move();
+                let wins = |b: &Board, p: Player| {
+                    b.squares()
+                        .filter(|&s| b.is_empty_square(s) && b.wins_through(s, p))
+                        .count()
+                };
+                if wins(&board, me) > 0 {
+                    continue;
+                }
+                let field = fresh(&board, &layout);
+                let (mut fours, mut wins3) = (Vec::new(), Vec::new());
+                let mut b = board.clone();
+                for &sq in &layout.squares {
+                    if !b.is_empty_square(sq) {
+                        continue;
+                    }
+                    b.play_unchecked(sq);
+                    let n = wins(&b, me);
+                    b.undo();
+                    if n >= 1 {
+                        fours.push(sq as u16);
+                    }
+                    if n >= 2 {
+                        wins3.push(sq as u16);
+                    }
+                }
+                let shown = format!("{g} {me} to move\n{board}");
+                assert_eq!(sorted(field.fours(me)), fours, "{shown}");
+                assert_eq!(sorted(field.wins3(me)), wins3, "{shown}");
+                checked[0] += fours.len();
+                checked[1] += wins3.len();
+            }
+        }
+        assert!(checked[0] > 100 && checked[1] > 10, "{checked:?}");
+    }
+
     #[test]
     fn an_open_three_shows_its_open_four_and_four_cells() {
         let g = Geometry::new(15, 15, 5, Rule::Free).unwrap();
