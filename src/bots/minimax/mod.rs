@@ -1,4 +1,5 @@
-//! The minimax bot: negamax with alpha-beta pruning and a transposition table.
+//! The minimax bot: negamax with alpha-beta pruning and a transposition
+//! table, kinrow's strongest searcher on every board.
 //!
 //! - **Exact where it can be.** Boards of up to 36 cells are searched full
 //!   width; iterative deepening stops as soon as an iteration's result rests
@@ -11,18 +12,18 @@
 //!   An immediate win ends the search; an opponent's immediate win leaves one
 //!   candidate (the block, searched without using depth); two of them lose.
 //!   A position where neither player can complete a line is a draw.
-//! - **In time on large boards.** Beyond 36 cells it searches cells near
-//!   stones, the best few below the root, to increasing depth with an
-//!   evaluation of open windows of K cells, reads the clock every few hundred
-//!   nodes and always answers with the last completed (or partial) iteration's
-//!   best move before `movetime` runs out.
+//! - **Threats on large boards.** Beyond 36 cells the threat searcher
+//!   plays (`threat`): line shapes kept move by move, forced moves and
+//!   defences generated exactly, VCF and VCT, principal variation search;
+//!   it uses the whole `movetime` and always answers before it runs out
+//!   (see `docs/minimax.md`).
 //! - **Solved where the solver finishes.** On boards of up to 64 cells the
 //!   exact [`crate::solver`] gets the first half of the move's time (a
 //!   quarter beyond 36 cells): when it
 //!   proves the position, the bot never leaves the proved value (the
 //!   quickest win, the slowest loss) and, among the moves that keep it,
 //!   prefers the one that gives a fallible opponent the most chances to go
-//!   wrong (see `punish`). When it does not finish, the search below plays.
+//!   wrong (see `punish`). When it does not finish, the search above plays.
 //! - **Seeded.** Among root moves proven equally good, and among moves that
 //!   look alike, the seeded generator decides.
 //!

@@ -182,6 +182,15 @@ impl SquareSet {
     }
 }
 
+/// What is kept of one square, per player: the shape on each line (while
+/// the square is empty), their counts and what they make.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct CellFacts {
+    shapes: [[Shape; 4]; 2],
+    tally: [Tally; 2],
+    threat: [Threat; 2],
+}
+
 /// The board with its threats kept move by move; see the module docs.
 pub struct Field {
     pub board: Board,
@@ -194,12 +203,9 @@ pub struct Field {
     slot_ahead: Vec<u32>,
     /// Per square and line: the line's key (see `shape::LineKey`).
     keys: Vec<[LineKey; 4]>,
-    /// Per square and player: the shape on each line (empty squares).
-    shapes: Vec<[[Shape; 4]; 2]>,
-    /// Per square and player: what the shapes make together, and the
-    /// counts it comes from.
-    threats: Vec<[Threat; 2]>,
-    tallies: Vec<[Tally; 2]>,
+    /// Per square: the shapes, what they make and the counts it comes
+    /// from, side by side (one cache line is read and written).
+    cells: Vec<CellFacts>,
     /// Per player: the empty squares with each of [`SET_FLAGS`].
     sets: [[SquareSet; 4]; 2],
     /// Per player: the summed worth of the empty squares.
@@ -254,9 +260,7 @@ impl Field {
             slot_back,
             slot_ahead,
             keys,
-            shapes: vec![[[Shape::None; 4]; 2]; n],
-            threats: vec![[Threat::default(); 2]; n],
-            tallies: vec![[Tally::default(); 2]; n],
+            cells: vec![CellFacts::default(); n],
             sets: std::array::from_fn(|_| std::array::from_fn(|_| SquareSet::new(n))),
             values: [0, 0],
             hashes: [0; 8],
@@ -287,7 +291,7 @@ impl Field {
     /// What a stone of `p` on the empty square `sq` makes.
     #[inline]
     pub fn threat(&self, sq: usize, p: Player) -> Threat {
-        self.threats[sq][p.index()]
+        self.cells[sq].threat[p.index()]
     }
 
     /// Squares where `p` wins at once.
@@ -309,6 +313,19 @@ impl Field {
     #[inline]
     pub fn threes(&self, p: Player) -> &[u16] {
         &self.sets[p.index()][3].members
+    }
+
+    /// Whether a stone on the empty square `sq` could take away every cell
+    /// where `p` wins in three plies: each of them is `sq` or lies within
+    /// reach of it along one of its lines (a stone changes nothing else).
+    #[inline]
+    pub fn may_break_wins3(&self, sq: usize, p: Player) -> bool {
+        let at = self.board.cell_of(sq);
+        self.wins3(p).iter().all(|&w| {
+            let c = self.board.cell_of(w as usize);
+            let (dr, dc) = (at.row.abs_diff(c.row), at.col.abs_diff(c.col));
+            (dr == 0 || dc == 0 || dr == dc) && (dr.max(dc) as usize) <= self.span
+        })
     }
 
     /// The side to move.
@@ -421,10 +438,11 @@ impl Field {
     fn reread(&mut self, t: usize, d: usize) {
         let shapes = self.lines.pair(self.keys[t][d]);
         for (p, &shape) in shapes.iter().enumerate() {
-            let old = self.shapes[t][p][d];
+            let cell = &mut self.cells[t];
+            let old = cell.shapes[p][d];
             if shape != old {
-                self.shapes[t][p][d] = shape;
-                let tally = &mut self.tallies[t][p];
+                cell.shapes[p][d] = shape;
+                let tally = &mut cell.tally[p];
                 tally.change(old, shape);
                 let threat = tally.threat();
                 self.replace(t, p, threat);
@@ -435,7 +453,7 @@ impl Field {
     /// Sets what a stone of player `p` on the empty square `t` makes.
     #[inline]
     fn replace(&mut self, t: usize, p: usize, new: Threat) {
-        let old = self.threats[t][p];
+        let old = self.cells[t].threat[p];
         self.values[p] += (new.value - old.value) as i64;
         let changed = old.flags ^ new.flags;
         if changed != 0 {
@@ -449,7 +467,7 @@ impl Field {
                 }
             }
         }
-        self.threats[t][p] = new;
+        self.cells[t].threat[p] = new;
     }
 
     /// The square gets a stone: it leaves the sets and the sums.
@@ -465,12 +483,12 @@ impl Field {
         for d in 0..4 {
             let shapes = self.lines.pair(self.keys[sq][d]);
             for (p, &shape) in shapes.iter().enumerate() {
-                self.shapes[sq][p][d] = shape;
+                self.cells[sq].shapes[p][d] = shape;
             }
         }
         for p in 0..2 {
-            let tally = Tally::of(self.shapes[sq][p]);
-            self.tallies[sq][p] = tally;
+            let tally = Tally::of(self.cells[sq].shapes[p]);
+            self.cells[sq].tally[p] = tally;
             self.replace(sq, p, tally.threat());
         }
     }
@@ -557,8 +575,7 @@ mod tests {
         let g = field.board.geometry();
         for &sq in &layout.squares {
             if field.board.is_empty_square(sq) {
-                assert_eq!(field.shapes[sq], again.shapes[sq], "{g}\n{}", field.board);
-                assert_eq!(field.threats[sq], again.threats[sq]);
+                assert_eq!(field.cells[sq], again.cells[sq], "{g}\n{}", field.board);
             }
         }
         assert_eq!(field.values, again.values);
@@ -680,55 +697,5 @@ mod tests {
         );
         assert!(field.fives(Player::X).is_empty());
         assert!(field.evaluate() < 0, "O to move, X has the three");
-    }
-}
-#[cfg(test)]
-mod speed {
-    use super::*;
-    use crate::rules::{Cell, Geometry, Rule};
-    #[test]
-    #[ignore]
-    fn plays_per_second() {
-        let g = Geometry::new(15, 15, 5, Rule::Free).unwrap();
-        let mut board = Board::new(g);
-        for (r, c) in [
-            (7, 7),
-            (6, 6),
-            (7, 8),
-            (8, 8),
-            (6, 8),
-            (5, 9),
-            (8, 6),
-            (9, 5),
-        ] {
-            board.try_play(Cell::new(r, c)).unwrap();
-        }
-        let layout = Layout::new(&board);
-        let mut f = Field::new(board.clone(), &layout, Lines::new(5, false));
-        let cands: Vec<usize> = layout
-            .squares
-            .iter()
-            .copied()
-            .filter(|&s| f.board.is_empty_square(s) && f.is_near_stone(s))
-            .collect();
-        let t = std::time::Instant::now();
-        let mut n = 0;
-        let reps: usize = std::env::var("REPS")
-            .ok()
-            .and_then(|v| v.parse().ok())
-            .unwrap_or(20000);
-        for _ in 0..reps {
-            for &s in &cands {
-                f.play(&layout, s);
-                f.undo(&layout, s);
-                n += 1;
-            }
-        }
-        eprintln!(
-            "{} play+undo in {:?}: {:.0} ns each",
-            n,
-            t.elapsed(),
-            t.elapsed().as_nanos() as f64 / n as f64
-        );
     }
 }

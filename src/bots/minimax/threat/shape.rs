@@ -30,9 +30,10 @@
 use std::collections::HashMap;
 
 /// What a stone makes along one line; see the module documentation.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[repr(u8)]
 pub enum Shape {
+    #[default]
     None,
     One,
     Two,

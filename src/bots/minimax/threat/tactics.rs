@@ -276,12 +276,17 @@ impl ThreatSearch<'_> {
         let mut longest = Some(4);
         for &(c, _) in moves.iter() {
             let four = self.field.threat(c, d).flags & FOUR != 0;
-            let r = match self.field.play(self.layout, c) {
-                Some(_) => None,
-                None if !four && !self.field.wins3(a).is_empty() => Some(3),
-                None => self.vct_attack(depth).map(|w| w.1),
+            let r = if !four && !self.field.may_break_wins3(c, a) {
+                Some(3)
+            } else {
+                let r = match self.field.play(self.layout, c) {
+                    Some(_) => None,
+                    None if !four && !self.field.wins3(a).is_empty() => Some(3),
+                    None => self.vct_attack(depth).map(|w| w.1),
+                };
+                self.field.undo(self.layout, c);
+                r
             };
-            self.field.undo(self.layout, c);
             match r {
                 Some(n) if !self.exhausted => longest = longest.max(Some(n + 1)),
                 _ => {
