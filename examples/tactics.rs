@@ -52,7 +52,7 @@ fn verify_all(args: &[String]) -> Result<(), String> {
             ),
             Err(e) => {
                 failed += 1;
-                println!("WRONG {e}");
+                println!("{}", kinrow::cli::wrap_message(&format!("WRONG {e}")));
             }
         }
     }
@@ -207,7 +207,8 @@ fn run(args: &[String]) -> Result<(), String> {
     }
     for t in &tallies {
         if !t.misses.is_empty() {
-            println!("{} missed: {}", t.name, t.misses.join(", "));
+            let text = format!("{} missed: {}", t.name, t.misses.join(", "));
+            println!("{}", kinrow::cli::wrap_message(&text));
         }
     }
     Ok(())
