@@ -1,5 +1,5 @@
 //! bots/gomocup.py, the adapter for Gomocup (piskvork protocol) brains, with
-//! tests/fixtures/gomocup_brain.py as the brain: the kinrow side of a
+//! the fixture brain (examples/pbrain-fixture.rs) as the brain: the kinrow side of a
 //! transcript, the Gomocup traffic it causes (logged by the brain), whole
 //! games through the real referee, and misbehaving brains charged as faults
 //! of the adapter's engine.
@@ -8,15 +8,11 @@ mod referee_common;
 
 use assert_cmd::Command;
 use kinrow::rules::{Board, Cell, Geometry, Rule};
-use referee_common::{assert_no_leftovers, referee, Scratch};
+use referee_common::{assert_no_leftovers, fixture_brain, referee, Scratch};
 use serde_json::{json, Value};
 use std::time::Duration;
 
 const ADAPTER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/bots/gomocup.py");
-const BRAIN: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/gomocup_brain.py"
-);
 
 /// Runs the adapter around the fixture brain (with `brain_args`) on `input`;
 /// returns its replies without the empty line that ends each. It must exit 0.
@@ -24,7 +20,8 @@ fn replies(adapter_args: &[&str], brain_args: &[&str], input: &str) -> Vec<Strin
     let out = Command::new("python3")
         .arg(ADAPTER)
         .args(adapter_args)
-        .args(["--", "python3", BRAIN])
+        .arg("--")
+        .arg(fixture_brain())
         .args(brain_args)
         .write_stdin(input)
         .timeout(Duration::from_secs(20))
@@ -253,7 +250,8 @@ fn a_misbehaving_brain_gets_a_clear_refusal_never_a_crash() {
 /// The adapter around the fixture brain, for `--engine`.
 fn gomo_engine(brain_args: &str) -> String {
     format!(
-        "gomo=python3 {ADAPTER} --timeout-turn 300 --grace 3000 -- python3 {BRAIN} {brain_args}"
+        "gomo=python3 {ADAPTER} --timeout-turn 300 --grace 3000 -- {} {brain_args}",
+        fixture_brain().display()
     )
 }
 

@@ -10,18 +10,13 @@ mod referee_common;
 use assert_cmd::Command;
 use kinrow::records::{sgf, Ending};
 use kinrow::rules::Player;
-use referee_common::{assert_no_leftovers, record_moves, referee, Scratch};
+use referee_common::{assert_no_leftovers, fixture_brain, record_moves, referee, Scratch};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
-const BRAIN: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/tests/fixtures/gomocup_brain.py"
-);
-
-/// `NAME=gomocup:python3 BRAIN ARGS` for `--engine`.
+/// `NAME=gomocup:BRAIN ARGS` for `--engine`, the fixture brain.
 fn brain(name: &str, args: &str) -> String {
-    format!("{name}=gomocup:python3 {BRAIN} {args}")
+    format!("{name}=gomocup:{} {args}", fixture_brain().display())
 }
 
 /// A `pbrain-kinrow` link to the kinrow binary in `scratch`.
@@ -219,34 +214,24 @@ fn every_fault_of_a_brain_is_charged_to_it() {
 #[test]
 fn quirks_of_real_brains_are_not_charged() {
     // A brain that loses a command sent within 1 ms of its move (it thinks
-    // 30 ms a move): a write gap keeps every game clean (20 ms here, so that
-    // a busy test machine can't stall the fixture past it); without a gap
-    // it refuses moves it never saw.
-    for (gap, faults) in [("20", json!({})), ("0", json!({"refused": 2}))] {
+    // 30 ms a move): the default write gap (5 ms) keeps every game clean;
+    // without a gap it refuses moves it never saw.
+    for (gap, faults) in [(None, json!({})), (Some("0"), json!({"refused": 2}))] {
         let scratch = Scratch::new("gomocup-drop");
         let engine = brain("gomo", "--think 30 --drop-within 1");
-        let run = referee(
-            &scratch,
-            &[
-                "--engine",
-                &engine,
-                "--bots",
-                "random",
-                "--board",
-                "10x10",
-                "--games",
-                "2",
-                "--seed",
-                "6",
-                "--write-gap",
-                gap,
-            ],
-        );
+        let mut args = vec![
+            "--engine", &engine, "--bots", "random", "--board", "10x10", "--games", "2", "--seed",
+            "6",
+        ];
+        if let Some(gap) = gap {
+            args.extend(["--write-gap", gap]);
+        }
+        let run = referee(&scratch, &args);
         assert!(run.output.status.success(), "{}", run.stderr);
         let summary = run.summary.expect("a summary");
         assert_eq!(
             summary["pairings"][0]["faults"], faults,
-            "gap {gap}: {summary}"
+            "gap {gap:?}: {summary}"
         );
     }
     // A brain that takes 1.5 s to start, against moves of 100 ms (a 1.1 s
@@ -338,7 +323,10 @@ fn a_match_clock_for_brains_and_kinrow_engines() {
 #[test]
 fn kinrow_play_against_a_brain() {
     let scratch = Scratch::new("gomocup-play");
-    let engine = format!("gomocup:python3 {BRAIN} --seed 1 --early-talk");
+    let engine = format!(
+        "gomocup:{} --seed 1 --early-talk",
+        fixture_brain().display()
+    );
     let out = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
         .args([
             "play",
@@ -378,7 +366,8 @@ fn a_brain_is_refused_before_any_game_on_a_k_other_than_five() {
     );
     assert_eq!(run.output.status.code(), Some(1), "{}", run.stderr);
     assert!(
-        run.stderr.contains("engine 'gomo' (gomocup:python3 ")
+        run.stderr
+            .contains(&format!("engine 'gomo' ({})", fixture_brain().display()))
             && run
                 .stderr
                 .contains("refused the board (15x15 k4 free): unacceptable size: Gomoc"),

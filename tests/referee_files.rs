@@ -197,7 +197,7 @@ fn resume_cuts_only_a_line_a_killed_run_left() {
     let path = records.display().to_string();
     let resume = ["--seed", "3", "--games-out", &path, "--resume"];
     // The issue's case: a file of notes, no newline at all.
-    for notes in ["my notes", "{\"schema\":2,\"game\":0", "{"] {
+    for notes in ["my notes", "{\"schema\":3,\"game\":0", "{"] {
         std::fs::write(&records, notes).unwrap();
         assert_refused(
             &resume,
@@ -211,25 +211,28 @@ fn resume_cuts_only_a_line_a_killed_run_left() {
     let (out, stderr) = referee_capped(&["--seed", "3", "--games-out", &path]);
     assert!(out.status.success(), "{stderr}");
     let whole = text(&records);
-    assert_eq!(whole.lines().count(), 2);
-    let first = whole.lines().next().unwrap().to_string();
+    // The run line and two records.
+    assert_eq!(whole.lines().count(), 3);
+    let first = whole.lines().take(2).collect::<Vec<_>>().join("\n");
     std::fs::write(&records, format!("{first}\nmy notes")).unwrap();
     assert_refused(
         &resume,
         &format!(
-            "{path} line 2 is not a game record nor the start of one: \
+            "{path} line 3 is not a game record nor the start of one: \
              a line without a newline ('my notes', 8 bytes) (nothing was changed)"
         ),
     );
     assert_eq!(text(&records), format!("{first}\nmy notes"));
     // A record cut off while being written is cut off, and the run goes on.
-    let second = whole.lines().nth(1).unwrap();
+    let second = whole.lines().nth(2).unwrap();
     std::fs::write(&records, format!("{first}\n{}", &second[..30])).unwrap();
     let (out, stderr) = referee_capped(&resume);
     assert!(out.status.success(), "{stderr}");
     assert!(
-        stderr.contains("ignored the unfinished last line 2"),
+        stderr.contains("ignored the unfinished last line 3"),
         "{stderr}"
     );
-    assert_eq!(text(&records).lines().count(), 2);
+    // The run line, the record kept, and the new session's run line and
+    // record.
+    assert_eq!(text(&records).lines().count(), 4);
 }

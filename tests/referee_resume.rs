@@ -45,7 +45,13 @@ fn a_resumed_run_ends_as_the_uninterrupted_run() {
     let full = referee(&full_dir, &ROUND_ROBIN);
     assert!(full.output.status.success(), "{}", full.stderr);
     let written = lines(&full_dir);
-    assert_eq!(written.len(), 30);
+    // The run line, then the records.
+    assert_eq!(written.len(), 31);
+    assert!(
+        written[0].starts_with(r#"{"schema":3,"run":""#),
+        "{}",
+        written[0]
+    );
     // Every record carries the run's seed and board.
     for g in &full.games {
         assert_eq!(g["seed"], 5);
@@ -53,17 +59,18 @@ fn a_resumed_run_ends_as_the_uninterrupted_run() {
         assert_eq!(g["board"]["rule"], "free");
     }
 
-    // Killed while writing the 12th record: 11 whole lines and half a line.
+    // Killed while writing the 12th record: the run line and 11 records,
+    // and half a line.
     let cut = Scratch::new("resume-cut");
-    let half = &written[11][..written[11].len() / 2];
-    let text = format!("{}\n{half}", written[..11].join("\n"));
+    let half = &written[12][..written[12].len() / 2];
+    let text = format!("{}\n{half}", written[..12].join("\n"));
     std::fs::write(cut.path("games.jsonl"), text).unwrap();
     let resumed = referee(&cut, &with(&ROUND_ROBIN, &["--resume"]));
     assert_same_run(&full, &resumed);
     assert!(
         resumed
             .stderr
-            .contains("ignored the unfinished last line 12"),
+            .contains("ignored the unfinished last line 13"),
         "{}",
         resumed.stderr
     );
@@ -79,10 +86,12 @@ fn a_resumed_run_ends_as_the_uninterrupted_run() {
         timing.starts_with("30 of 30 games: 11 resumed, 19 played in "),
         "{timing}"
     );
-    // The file now holds each game once: the 11 kept lines, then the rest.
+    // The file now holds each game once: the 12 kept lines, then the new
+    // session's run line and the rest.
     let after = lines(&cut);
-    assert_eq!(after.len(), 30);
-    assert_eq!(after[..11], written[..11]);
+    assert_eq!(after.len(), 32);
+    assert_eq!(after[..12], written[..12]);
+    assert_eq!(after[12], written[0]);
 
     // Without --seed, the seed comes from the records.
     let cut = Scratch::new("resume-seedless");
@@ -154,6 +163,7 @@ fn records_of_another_run_are_refused_before_any_game() {
     let run = referee(&source, &with(&MATCH, &["--concurrency", "1"]));
     assert!(run.output.status.success(), "{}", run.stderr);
     let written = lines(&source);
+    // The run line and the first three games.
     let first4 = written[..4].join("\n") + "\n";
 
     let book = source.path("book.txt");
@@ -175,7 +185,7 @@ fn records_of_another_run_are_refused_before_any_game() {
         ),
         (
             with(&MATCH, &["--openings", "2"]),
-            "line 1: game 0 opened with ".into(),
+            "line 2: game 0 opened with ".into(),
         ),
         (
             MATCH.iter().copied().chain(["--openings-file", &book]).collect(),
@@ -187,7 +197,7 @@ fn records_of_another_run_are_refused_before_any_game() {
         ),
         (
             vec!["--bots", "random,blocking,minimax", "--games", "6", "--seed", "5"],
-            "line 3: game 2 was random (X) against blocking (O); in this run it is random against minimax".into(),
+            "line 4: game 2 was random (X) against blocking (O); in this run it is random against minimax".into(),
         ),
     ];
     for (args, expected) in &cases {
@@ -198,8 +208,8 @@ fn records_of_another_run_are_refused_before_any_game() {
     // tampered with, and old records without a seed.
     let garbage = format!("{}\nnot a record\n{}\n", written[0], written[1]);
     assert_refused(&garbage, &MATCH, "line 2 is not a game record");
-    let twice = format!("{first4}{}\n", written[0]);
-    assert_refused(&twice, &MATCH, "line 5: game 0 is already on line 1");
+    let twice = format!("{first4}{}\n", written[1]);
+    assert_refused(&twice, &MATCH, "line 5: game 0 is already on line 2");
     let mut won: Value = run
         .games
         .iter()
@@ -222,23 +232,37 @@ fn records_of_another_run_are_refused_before_any_game() {
         })
         .collect();
     assert_refused(&seedless, &MATCH[..4], "carry no seed");
-    // Records of schema 1 (no `schema` field) were seeded another way: their
-    // run can't be played on, whatever the seed.
-    let schema_one: String = written[..4]
-        .iter()
-        .map(|line| {
-            let mut g: Value = serde_json::from_str(line).unwrap();
-            assert_eq!(g["schema"], 2, "{g}");
-            g.as_object_mut().unwrap().remove("schema");
-            format!("{g}\n")
-        })
-        .collect();
+    // Records of schema 1 (no `schema` field) were seeded another way, and
+    // records of schema 2 don't say their run: neither run can be played
+    // on, whatever the seed.
+    let old = |schema: Option<u32>| -> String {
+        run.games[..3]
+            .iter()
+            .map(|g| {
+                let mut g = g.clone();
+                assert_eq!(g["schema"], 3, "{g}");
+                let fields = g.as_object_mut().unwrap();
+                fields.remove("run");
+                match schema {
+                    Some(s) => fields.insert("schema".into(), s.into()),
+                    None => fields.remove("schema"),
+                };
+                format!("{g}\n")
+            })
+            .collect()
+    };
     assert_refused(
-        &schema_one,
+        &old(None),
         &MATCH,
         "line 1: a record of schema 1, written by an older referee, which derived the seeds \
-         of games differently: this referee (schema 2) cannot play the rest of that run; \
-         start a new --games-out file",
+         of games differently: this referee (schema 3) cannot continue or merge that run; \
+         finish it with the referee that wrote it, or start a new --games-out file",
+    );
+    assert_refused(
+        &old(Some(2)),
+        &MATCH,
+        "line 1: a record of schema 2, written by an older referee, before records named \
+         their run and shard",
     );
     // With the seed given they are checked (openings, moves) and taken.
     let scratch = Scratch::new("resume-old-records");

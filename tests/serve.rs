@@ -2,6 +2,7 @@
 //! speaking the protocol, bad and oversized messages, the session limit,
 //! engines that die, and engines killed when their tab goes away.
 
+mod referee_common;
 mod serve_common;
 
 use kinrow::rules::{Board, Cell, Geometry};
@@ -234,10 +235,11 @@ fn a_session_answers_the_protocol_and_checks_the_engines_moves() {
 
 #[test]
 fn a_gomocup_brain_named_on_the_command_line_plays_in_a_session() {
-    let s = Served::start(&[
-        "--engine",
-        "brain=gomocup:python3 tests/fixtures/gomocup_brain.py --seed 3",
-    ]);
+    let engine = format!(
+        "brain=gomocup:{} --seed 3",
+        referee_common::fixture_brain().display()
+    );
+    let s = Served::start(&["--engine", &engine]);
     let mut c = s.connect();
     assert_eq!(c.ask("newgame 15 15 5"), "=");
     assert_eq!(c.ask("seat O engine brain"), "=");

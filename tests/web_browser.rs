@@ -7,6 +7,7 @@
 //! Two ignored tests write the screenshots in docs/img/ and print the
 //! click-to-stone latency: `scripts/web-figures.sh`.
 
+mod referee_common;
 mod serve_common;
 mod webdriver;
 
@@ -351,6 +352,43 @@ fn two_tabs_and_a_closed_one(b: &Browser, s: &Served) {
     });
 }
 
+/// `referee --serve`: the page follows a run live, boards and all, to its
+/// final tallies.
+#[test]
+fn the_watch_page_of_a_running_tournament() {
+    let Some(b) = Browser::start(1280, 900) else {
+        return;
+    };
+    let scratch = referee_common::Scratch::new("watch-browser");
+    let args = referee_common::slow_watched_run();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let w = referee_common::start_watched(&scratch, &args);
+    b.goto(&w.url);
+    // Boards of games in progress, with their stones.
+    b.wait("a board with stones", || {
+        (count(&b, ".game[data-game] .cell [data-stone]") > 0).then_some(())
+    });
+    assert_eq!(count(&b, ".game[data-game] .cell"), 49 * count(&b, ".game"));
+    assert!(count(&b, ".game") <= 2, "two games at once at most");
+    b.wait("the run's end", || {
+        (b.attr("#status", "data-run-state").as_deref() == Some("finished")).then_some(())
+    });
+    let (status, run, _) = w.finish(&scratch);
+    assert!(status.success());
+    assert_eq!(b.attr("#progress-text", "data-done").as_deref(), Some("6"));
+    assert_eq!(count(&b, ".game"), 0, "no game in progress at the end");
+    let summary = run.summary.unwrap();
+    let p = &summary["pairings"][0];
+    let row = b.text("#pairings [data-pairing=\"a vs b\"]");
+    let expected = format!(
+        "a vs b\t6\t{}\t{}\t{}",
+        p["a_wins"], p["draws"], p["b_wins"]
+    );
+    assert!(row.starts_with(&expected), "{row:?} vs {expected:?}");
+    assert_eq!(count(&b, "#recent li"), 6);
+    assert_eq!(b.text("#connection"), "the run has ended");
+}
+
 /// Writes the screenshots in docs/img/ (run by scripts/web-figures.sh).
 #[test]
 #[ignore = "writes docs/img/*.png; run scripts/web-figures.sh"]
@@ -411,6 +449,43 @@ fn screenshots() {
         play_x(&b, &mut board, cell);
     }
     save("web-phone.png");
+}
+
+/// The referee's watch page mid-run, in docs/img/ (run by
+/// scripts/web-figures.sh).
+#[test]
+#[ignore = "writes docs/img/referee-watch.png; run scripts/web-figures.sh"]
+fn watch_screenshot() {
+    let Some(b) = Browser::start(1440, 1000) else {
+        panic!("screenshots need chromium and chromedriver");
+    };
+    // Three bots on 15x15, three games at once.
+    let scratch = referee_common::Scratch::new("watch-shot");
+    let w = referee_common::start_watched(
+        &scratch,
+        &[
+            "--bots",
+            "minimax,mcts,blocking",
+            "--board",
+            "15x15",
+            "--movetime",
+            "100",
+            "--games",
+            "4",
+            "--concurrency",
+            "3",
+            "--seed",
+            "2",
+        ],
+    );
+    b.goto(&w.url);
+    b.wait("games in progress after some results", || {
+        let done: u64 = b.attr("#progress-text", "data-done")?.parse().ok()?;
+        (done >= 3 && count(&b, ".game") >= 2 && count(&b, ".game [data-stone]") > 20).then_some(())
+    });
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/img/referee-watch.png");
+    std::fs::write(path, b.screenshot()).unwrap();
+    drop(w);
 }
 
 /// Time from a click on the page to the bot's stone in the page (printed;

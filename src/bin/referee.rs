@@ -5,10 +5,11 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use kinrow::bots::BotKind;
 use kinrow::cli::ShapeArgs;
+use kinrow::referee::merge::MergeConfig;
 use kinrow::referee::stats::Sprt;
 use kinrow::referee::{
     default_opening_plies, default_startup_timeout, default_timeout, files, Config, EngineSpec,
-    OpeningOrder, OpeningSource, PastGames,
+    OpeningOrder, OpeningSource, PastGames, Shard,
 };
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -20,8 +21,15 @@ use std::time::Duration;
 /// that speaks the protocol) and reports who is stronger and by how much.
 /// Without engines: a round robin of random, blocking, minimax and mcts on 3x3.
 #[derive(Parser, Debug)]
-#[command(name = "referee", version, max_term_width = 80)]
+#[command(
+    name = "referee",
+    version,
+    max_term_width = 80,
+    args_conflicts_with_subcommands = true
+)]
 struct Cli {
+    #[command(subcommand)]
+    command: Option<Sub>,
     /// An engine, [NAME=][gomocup:|kinrow:]COMMAND; COMMAND is split into
     /// words like a shell does (quotes allowed) and run directly.
     /// `gomocup:` marks a Gomocup (piskvork) brain, as does a program whose
@@ -101,9 +109,36 @@ struct Cli {
     /// Write engines' stderr and the referee's log here.
     #[arg(long, value_name = "DIR")]
     log_dir: Option<PathBuf>,
-    /// No progress line.
+    /// Play the built-in bots (--bots) on the referee's own threads, with no
+    /// processes and no pipes: the same games as with processes, every move
+    /// still checked, many times faster.
+    #[arg(long)]
+    in_process: bool,
+    /// Play only shard I of N of the run's schedule (pairs p with p mod N =
+    /// I - 1); merge the shards' --games-out files with `referee merge`.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    shard: Option<Shard>,
+    /// No progress display.
     #[arg(long)]
     quiet: bool,
+    /// Serve a read-only page of the run on this port (0: any free port;
+    /// the address is printed): progress, tallies with Elo, the crosstable,
+    /// the boards of the games in progress, move by move.
+    #[arg(long, value_name = "PORT")]
+    serve: Option<u16>,
+    /// The address --serve listens on; the default answers this machine
+    /// only, any other lets everyone who can reach it watch.
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        default_value = "127.0.0.1",
+        requires = "serve"
+    )]
+    serve_bind: std::net::IpAddr,
+    /// When stderr is not a terminal, write a progress line this often, in
+    /// seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_every)]
+    progress_every: f64,
     /// Grace period for engines to exit after `quit`, in ms.
     #[arg(long, value_name = "MS", default_value_t = 300, hide = true)]
     grace: u64,
@@ -111,6 +146,45 @@ struct Cli {
     /// kinrow binary sits next to the referee).
     #[arg(long, value_name = "BOT", hide = true, value_parser = parse_bot)]
     serve_bot: Option<BotKind>,
+}
+
+/// `referee merge`.
+#[derive(clap::Subcommand, Debug)]
+enum Sub {
+    /// Merge the --games-out files of a run's shards (or sessions) into the
+    /// report, summary and records of the one run they make up.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct MergeArgs {
+    /// The --games-out files, in any order.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Write the JSON summary here.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Write the merged records here (the run line, then every game in
+    /// order).
+    #[arg(long, value_name = "FILE")]
+    games_out: Option<PathBuf>,
+    /// Report the games found even when some are missing.
+    #[arg(long)]
+    allow_missing: bool,
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    s.parse()
+        .map_err(|e: kinrow::referee::shard::ShardError| e.to_string())
+}
+
+fn parse_every(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.1..=86_400.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds from 0.1 to 86400"
+        )),
+    }
 }
 
 fn parse_engine(s: &str) -> Result<EngineSpec, String> {
@@ -194,12 +268,31 @@ fn config(cli: Cli) -> Config {
         name: Some(b.name().to_string()),
         argv: bot_command(b),
         dialect: kinrow::client::Dialect::Kinrow,
+        bot: Some(b),
     }));
     if engines.len() < 2 {
         usage_error("a tournament needs at least two engines (--engine, --bots)".into());
     }
     if cli.sprt.is_some() && engines.len() != 2 {
         usage_error("--sprt needs exactly two engines".into());
+    }
+    if cli.in_process {
+        if let Some(e) = engines.iter().find(|e| e.bot.is_none()) {
+            usage_error(format!(
+                "--in-process plays built-in bots only (--bots); '{}' is a program: drop \
+                 --in-process to run it, or name the bot in --bots",
+                e.name
+                    .clone()
+                    .unwrap_or_else(|| kinrow::client::join_words(&e.argv))
+            ));
+        }
+    }
+    if let (Some(_), Some(_)) = (cli.sprt, cli.shard) {
+        usage_error(
+            "--sprt and --shard: a sequential test stops on the games of the whole match as \
+             they finish, which no shard sees; play an SPRT match as one run"
+                .into(),
+        );
     }
     let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
     let openings = match cli.openings_file {
@@ -238,6 +331,12 @@ fn config(cli: Cli) -> Config {
         resume: None,
         log_dir: cli.log_dir,
         progress: !cli.quiet,
+        serve: cli
+            .serve
+            .map(|port| std::net::SocketAddr::new(cli.serve_bind, port)),
+        progress_every: Duration::from_secs_f64(cli.progress_every),
+        in_process: cli.in_process,
+        shard: cli.shard,
     };
     // The files first: records are read only from a file that is no other
     // file of the run.
@@ -245,7 +344,7 @@ fn config(cli: Cli) -> Config {
         cannot_start(format!("{e:#}"));
     }
     if let (Some(path), true) = (&config.games_out, cli.resume) {
-        let limit = files::records_limit(config.total_games());
+        let limit = files::records_limit(config.session_games());
         let past = PastGames::read(path, limit).unwrap_or_else(|e| cannot_start(format!("{e:#}")));
         config.resume = Some(past);
     }
@@ -337,8 +436,36 @@ fn serve(bot: BotKind) -> ExitCode {
     }
 }
 
+/// `referee merge`: the report on stdout; what is missing (with
+/// `--allow-missing`) on stderr.
+fn merge(args: MergeArgs) -> ExitCode {
+    let config = MergeConfig {
+        files: args.files,
+        json: args.json,
+        games_out: args.games_out,
+        allow_missing: args.allow_missing,
+    };
+    match kinrow::referee::merge::merge(&config) {
+        Ok(outcome) => {
+            let _ =
+                std::io::Write::write_all(&mut std::io::stdout().lock(), outcome.report.as_bytes());
+            for m in &outcome.missing {
+                say(&format!("referee merge: {m}"));
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say(&format!("referee merge: {e:#}"));
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
+    if let Some(Sub::Merge(args)) = cli.command.take() {
+        return merge(args);
+    }
     if let Some(bot) = cli.serve_bot {
         return serve(bot);
     }

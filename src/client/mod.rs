@@ -255,6 +255,7 @@ impl EngineProcess {
         };
         if let Some(inbox) = self.stdout.as_mut() {
             inbox.awaiting_reply = true;
+            inbox.sent = inbox.sent.wrapping_add(1);
         }
         stdin
             .write_all(text.as_bytes())
@@ -333,7 +334,19 @@ impl EngineProcess {
                 }
                 late_reads += 1;
             }
-            if !inbox.awaiting_reply && inbox.fill() {
+            if inbox.awaiting_reply {
+                if inbox.early > 0 || inbox.sent.is_multiple_of(64) {
+                    let found = inbox.fill();
+                    inbox.early = if found {
+                        EARLY_MAX
+                    } else {
+                        inbox.early.saturating_sub(1)
+                    };
+                    if found {
+                        continue;
+                    }
+                }
+            } else if inbox.fill() {
                 continue;
             }
             if now >= deadline {
@@ -578,11 +591,22 @@ struct Inbox {
     skipping: bool,
     eof: bool,
     framer: Framer,
-    /// A request went out and nothing has been read since: its reply can't
-    /// be there yet, so wait (poll) before reading rather than try a read
-    /// that would find nothing. One system call less per request.
+    /// A request went out and nothing has been read since.
     awaiting_reply: bool,
+    /// Whether replies have been there as soon as their request was
+    /// written, 0 to [`EARLY_MAX`]. On one CPU the engine runs while we
+    /// write (the kernel switches to it as it wakes), so its reply is
+    /// waiting when the write returns: reading at once saves a poll. On
+    /// another CPU it isn't yet: polling first saves a read that finds
+    /// nothing. Learned from the last requests, and tried again now and
+    /// then.
+    early: u8,
+    /// Requests sent, to try an early read now and then.
+    sent: u32,
 }
+
+/// How many early reads that find nothing it takes to stop trying them.
+const EARLY_MAX: u8 = 3;
 
 impl Inbox {
     fn new(out: ChildStdout) -> Inbox {
@@ -605,6 +629,8 @@ impl Inbox {
             eof: false,
             framer: Framer::default(),
             awaiting_reply: false,
+            early: EARLY_MAX,
+            sent: 0,
         }
     }
 

@@ -205,14 +205,22 @@ pub enum Parsed {
 }
 
 /// Cleans a raw line as GTP asks: drops control characters other than tab,
-/// cuts from `#`, turns tabs into spaces.
-pub fn preprocess(raw: &[u8]) -> String {
+/// cuts from `#`, turns tabs into spaces. A line that needs none of it (as
+/// from a program: printable ASCII) is borrowed as it is, with no copy.
+pub fn preprocess(raw: &[u8]) -> std::borrow::Cow<'_, str> {
+    if raw.iter().all(|&b| (b' '..=b'~').contains(&b) && b != b'#') {
+        // Printable ASCII is UTF-8.
+        if let Ok(text) = std::str::from_utf8(raw) {
+            return std::borrow::Cow::Borrowed(text);
+        }
+    }
     let text = String::from_utf8_lossy(raw);
     let text = text.split('#').next().unwrap_or("");
     text.chars()
         .filter(|&c| c == '\t' || !c.is_control())
         .map(|c| if c == '\t' { ' ' } else { c })
-        .collect()
+        .collect::<String>()
+        .into()
 }
 
 /// Longest id we accept: ids fit in a u64.

@@ -146,7 +146,7 @@ impl Engine {
             Command::Quit => return (Ok(String::new()), Flow::Quit),
             Command::NewGame(shape) => self.new_game(shape),
             Command::Move { row, col } => self.play(row, col),
-            Command::GenMove => self.gen_move(),
+            Command::GenMove => self.gen_move().map(|cell| cell.to_string()),
             Command::Show => Ok(self.show()),
             Command::Status => Ok(status_text(&self.board)),
             Command::Undo => match self.board.undo() {
@@ -169,7 +169,8 @@ impl Engine {
         (result, Flow::Continue)
     }
 
-    fn new_game(&mut self, shape: Option<Shape>) -> Result<String, ProtocolError> {
+    /// `newgame`: an empty board (of `shape`, else of the current size).
+    pub fn new_game(&mut self, shape: Option<Shape>) -> Result<String, ProtocolError> {
         let geometry = match shape {
             None => self.board.geometry(),
             Some(Shape {
@@ -180,13 +181,19 @@ impl Engine {
             }) => Geometry::new(rows, cols, k, rule.unwrap_or(self.board.geometry().rule()))
                 .map_err(|e| ProtocolError::new(ErrorKind::UnacceptableSize, e.to_string()))?,
         };
-        self.board = Board::new(geometry);
+        if geometry == self.board.geometry() {
+            // The same empty board, without allocating one.
+            self.board.clear();
+        } else {
+            self.board = Board::new(geometry);
+        }
         self.bot.new_game();
         self.time_left = None;
         Ok(String::new())
     }
 
-    fn play(&mut self, row: u32, col: u32) -> Result<String, ProtocolError> {
+    /// `move R C`, 1-based.
+    pub fn play(&mut self, row: u32, col: u32) -> Result<String, ProtocolError> {
         let illegal = |e: IllegalMove| ProtocolError::new(ErrorKind::IllegalMove, e.to_string());
         let g = self.board.geometry();
         let Some(cell) = Cell::from_one_based(row, col) else {
@@ -202,21 +209,33 @@ impl Engine {
         Ok(String::new())
     }
 
-    fn gen_move(&mut self) -> Result<String, ProtocolError> {
+    /// `genmove` as a front end that keeps the engine in process calls it
+    /// (the referee's `--in-process`): the same steps as the line, the
+    /// chosen cell played and returned.
+    pub fn gen_move(&mut self) -> Result<Cell, ProtocolError> {
+        self.gen_move_from(Instant::now())
+    }
+
+    /// [`Engine::gen_move`] for a request that arrived at `start` (a caller
+    /// that has just read the clock saves reading it again).
+    pub fn gen_move_from(&mut self, start: Instant) -> Result<Cell, ProtocolError> {
         if let Some(outcome) = self.board.outcome() {
             return Err(ProtocolError::new(
                 ErrorKind::GameOver,
                 format!("the game is over ({outcome})"),
             ));
         }
-        let limits = Limits::starting_now(move_time(self.movetime, self.time_left, &self.board));
+        let limits = Limits {
+            start,
+            movetime: move_time(self.movetime, self.time_left, &self.board),
+        };
         let cell = self.bot.choose(&self.board, limits);
         // Until told again, the clock counts down by the time this move took.
         self.time_left = self
             .time_left
             .map(|left| left.saturating_sub(limits.start.elapsed()));
         match self.board.try_play(cell) {
-            Ok(_) => Ok(cell.to_string()),
+            Ok(_) => Ok(cell),
             // A bot bug must not take the engine down: report it and play on.
             Err(e) => Err(ProtocolError::new(
                 ErrorKind::IllegalMove,
@@ -303,8 +322,7 @@ impl Engine {
                 let seed: u64 = value
                     .parse()
                     .map_err(|_| bad(format!("'{}' is not a whole number", clip(value))))?;
-                self.seed = seed;
-                self.bot.reseed(seed);
+                self.set_seed(seed);
             }
             "movetime" => {
                 let ms: u64 = value
@@ -317,7 +335,7 @@ impl Engine {
                             clip(value)
                         ))
                     })?;
-                self.movetime = Duration::from_millis(ms);
+                self.set_movetime(Duration::from_millis(ms));
             }
             "timeleft" => {
                 let ms: u64 = value
@@ -330,7 +348,7 @@ impl Engine {
                             clip(value)
                         ))
                     })?;
-                self.time_left = Some(Duration::from_millis(ms));
+                self.set_time_left(Duration::from_millis(ms));
             }
             _ => {
                 self.check_bot_option(name, value)
@@ -340,6 +358,22 @@ impl Engine {
             }
         }
         Ok(())
+    }
+
+    /// `set seed`: the bot's generator restarts from `seed`.
+    pub fn set_seed(&mut self, seed: u64) {
+        self.seed = seed;
+        self.bot.reseed(seed);
+    }
+
+    /// `set movetime` (checked by the caller: 1 ms to a day).
+    pub fn set_movetime(&mut self, movetime: Duration) {
+        self.movetime = movetime;
+    }
+
+    /// `set timeleft`: what is left on this side's game clock.
+    pub fn set_time_left(&mut self, left: Duration) {
+        self.time_left = Some(left);
     }
 
     /// Sets a bot option on the bot now playing if it has it, else checks

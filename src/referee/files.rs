@@ -230,6 +230,35 @@ impl<'a> RunFile<'a> {
     }
 }
 
+/// Fails, naming both, when two of `files` (a role such as `--json`, and a
+/// path) are one file; character devices (`/dev/null`) are exempt.
+pub fn check_distinct(files: &[(String, &Path)]) -> anyhow::Result<()> {
+    let files: Vec<RunFile<'_>> = files
+        .iter()
+        .map(|(role, path)| RunFile::new(role.clone(), path))
+        .collect();
+    all_distinct(&files)
+}
+
+/// Fails, naming both, when two of `files` are one file.
+fn all_distinct(files: &[RunFile<'_>]) -> anyhow::Result<()> {
+    for (i, a) in files.iter().enumerate() {
+        for b in &files[i + 1..] {
+            if a.same_as(b) {
+                bail!(
+                    "{} {} and {} {} are the same file: give each its own file \
+                     (nothing was written)",
+                    a.role,
+                    a.path.display(),
+                    b.role,
+                    b.path.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
 /// `path` as the system would resolve it, also when it (or its directory)
 /// does not exist yet: its deepest existing ancestor canonicalised (links
 /// and `..` resolved), then the rest of the path with `.` and `..` applied.
@@ -336,20 +365,7 @@ impl RunFiles<'_> {
         if let Some(log) = &log_path {
             files.push(RunFile::new(format!("--log-dir's {REFEREE_LOG}"), log));
         }
-        for (i, a) in files.iter().enumerate() {
-            for b in &files[i + 1..] {
-                if a.same_as(b) {
-                    bail!(
-                        "{} {} and {} {} are the same file: give each its own file \
-                         (nothing was written)",
-                        a.role,
-                        a.path.display(),
-                        b.role,
-                        b.path.display()
-                    );
-                }
-            }
-        }
+        all_distinct(&files)?;
         // The files written in those directories get their names as the
         // run goes: none of the other files may be one of them.
         for d in &dirs {
@@ -431,6 +447,14 @@ mod tests {
             board: Some(BoardInfo::from(
                 Geometry::new(32, 32, 32, Rule::Exact).unwrap(),
             )),
+            run: Some("f".repeat(16)),
+            shard: Some(
+                crate::referee::Shard::new(
+                    crate::referee::shard::MAX_SHARDS,
+                    crate::referee::shard::MAX_SHARDS,
+                )
+                .unwrap(),
+            ),
         };
         let mut line = Vec::new();
         write_record(&mut line, &record).unwrap();

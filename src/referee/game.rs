@@ -98,6 +98,24 @@ pub struct GameEnd {
 }
 
 impl GameEnd {
+    /// A game played to its end on the board: a win for `winner`, or a
+    /// draw (`None`).
+    pub fn played_out(winner: Option<Player>, moves: Vec<Cell>, time: [Duration; 2]) -> GameEnd {
+        GameEnd {
+            winner,
+            reason: if winner.is_some() {
+                Reason::Win
+            } else {
+                Reason::Draw
+            },
+            fault_by: None,
+            detail: None,
+            moves,
+            time,
+            replace: [false; 2],
+        }
+    }
+
     /// A game lost by `side` before or during play, for `reason`.
     pub fn forfeit(side: Player, reason: Reason, detail: String) -> GameEnd {
         GameEnd {
@@ -233,9 +251,13 @@ fn read_setup(
 /// replies are read when its first turn comes (they are long there by
 /// then). After that every ply is one write (`move R C` + `genmove`) and one
 /// wait.
+///
+/// `on_move` hears every move the engines chose, once it is checked and
+/// played.
 pub fn play_game(
     engines: [&mut EngineLink; 2],
     setup: &GameSetup<'_>,
+    on_move: &mut dyn FnMut(Player, Cell),
 ) -> Result<GameEnd, Cancelled> {
     let mut board = Board::new(setup.geometry);
     for &cell in setup.opening {
@@ -400,6 +422,7 @@ pub fn play_game(
                     Ok(_) => {
                         moves.push(cell);
                         unseen[side.other().index()] = Some(cell);
+                        on_move(side, cell);
                         continue;
                     }
                 },
@@ -418,19 +441,7 @@ pub fn play_game(
     };
 
     let mut end = match result {
-        Ok(winner) => GameEnd {
-            winner,
-            reason: if winner.is_some() {
-                Reason::Win
-            } else {
-                Reason::Draw
-            },
-            fault_by: None,
-            detail: None,
-            moves,
-            time,
-            replace: [false; 2],
-        },
+        Ok(winner) => GameEnd::played_out(winner, moves, time),
         Err((side, stop)) => {
             let mut end = stop.end(side)?;
             end.moves = moves;

@@ -2,6 +2,10 @@
 //!
 //! - [`files`]: input files read within bounds; outputs that must differ.
 //! - [`game`]: one game between two processes, every move checked.
+//! - [`live`]: the running tournament as `--serve`'s watchers see it.
+//! - [`in_process`]: one game between built-in bots on the referee's own
+//!   thread (`--in-process`), every move checked the same way.
+//! - [`merge`]: `referee merge`, the shards of a run into one report.
 //! - [`openings`]: random openings and openings files.
 //! - [`records`]: the game records of `--games-out`, written and read back
 //!   (for `--resume`).
@@ -9,17 +13,25 @@
 //!   records, progress and Ctrl-C.
 //! - [`report`]: per-pairing tallies, the text report and the JSON summary.
 //! - [`seeds`]: the seeds of engines and openings, derived from the run's.
+//! - [`shard`]: `--shard I/N`, a slice of a run's schedule.
 //! - [`stats`]: the statistics as pure functions.
+//! - [`watch`]: the events of a running tournament, for those who watch.
 
 pub mod files;
 pub mod game;
+pub mod in_process;
+pub mod live;
+pub mod merge;
 pub mod openings;
+mod progress;
 pub mod records;
 pub mod report;
 mod resume;
 pub mod seeds;
+pub mod shard;
 pub mod stats;
 pub mod tournament;
+pub mod watch;
 
 pub use openings::{
     default_opening_plies, parse_openings, random_opening, OpeningError, OpeningOrder,
@@ -27,8 +39,10 @@ pub use openings::{
 };
 pub use records::PastGames;
 pub use seeds::{derive_seed, Stream};
-pub use tournament::{run, RunOutcome};
+pub use shard::Shard;
+pub use tournament::{run, run_watched, RunOutcome};
 
+use crate::bots::BotKind;
 use crate::client::Dialect;
 use crate::rules::Geometry;
 use stats::Sprt;
@@ -45,6 +59,9 @@ pub struct EngineSpec {
     pub argv: Vec<String>,
     /// The protocol it speaks ([`crate::client::EngineCommand`]).
     pub dialect: Dialect,
+    /// The built-in bot this engine is (`--bots`), which `--in-process`
+    /// plays without its process.
+    pub bot: Option<BotKind>,
 }
 
 /// Whether `s` can be an engine's display name given as `NAME=`.
@@ -70,6 +87,7 @@ impl FromStr for EngineSpec {
             name,
             argv: command.argv,
             dialect: command.dialect,
+            bot: None,
         })
     }
 }
@@ -142,8 +160,17 @@ pub struct Config {
     pub resume: Option<PastGames>,
     /// Engine stderr logs and the referee's own log.
     pub log_dir: Option<PathBuf>,
-    /// Show the live progress line (when stderr is a terminal).
+    /// Show progress: refreshed in place when stderr is a terminal, else a
+    /// line every [`Config::progress_every`].
     pub progress: bool,
+    /// Serve a read-only page of the run here (`--serve`).
+    pub serve: Option<std::net::SocketAddr>,
+    /// How often a progress line is written when stderr is no terminal.
+    pub progress_every: Duration,
+    /// Play the built-in bots on the referee's threads, without processes.
+    pub in_process: bool,
+    /// Play only this slice of the schedule.
+    pub shard: Option<Shard>,
 }
 
 impl Config {
@@ -166,6 +193,16 @@ impl Config {
     pub fn total_games(&self) -> u64 {
         let n = self.engines.len() as u64;
         n * n.saturating_sub(1) / 2 * u64::from(self.games)
+    }
+
+    /// The games this session's schedule holds: the run's, or its shard's
+    /// (a bound for reading records; at most one pair more than an even
+    /// share).
+    pub fn session_games(&self) -> u64 {
+        match self.shard {
+            Some(s) => self.total_games().div_ceil(2 * u64::from(s.count())) * 2,
+            None => self.total_games(),
+        }
     }
 }
 

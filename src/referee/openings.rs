@@ -349,6 +349,28 @@ impl Openings {
     pub fn description(&self) -> &str {
         &self.description
     }
+
+    /// What makes these openings these, wherever they were read from: the
+    /// plies of random ones (the seed gives the rest), or a digest of a
+    /// file's openings in the order the rounds take them. Part of a run's
+    /// identity ([`super::records::RunLine`]).
+    pub fn fingerprint(&self) -> String {
+        if let Some((_, plies, _)) = self.random {
+            return format!("random {plies}");
+        }
+        let order: Box<dyn Iterator<Item = u32>> = match &self.cycle {
+            Some(cycle) => Box::new(cycle.iter().copied()),
+            None => Box::new(0..self.lines.ends.len() as u32),
+        };
+        let words = order.flat_map(|line| {
+            let cells = self.lines.get(line as usize).unwrap_or(&[]);
+            cells
+                .iter()
+                .map(|c| u64::from(c.row) << 8 | u64::from(c.col))
+                .chain([u64::MAX])
+        });
+        format!("file {:016x}", super::seeds::digest(words))
+    }
 }
 
 #[cfg(test)]

@@ -1,14 +1,19 @@
-//! The game records of `--games-out` (schema 2): one JSON line per finished
-//! game, written as each game finishes and read back by `--resume`.
+//! The game records of `--games-out` (schema 3): one JSON line per finished
+//! game, written as games finish and read back by `--resume` and `referee
+//! merge`, after a run line that says which run (and which shard of it)
+//! the records belong to.
 //!
-//! Schema 2 differs from schema 1 in one field, `schema`, and in what a
+//! Schema 2 differed from schema 1 in one field, `schema`, and in what a
 //! seed means: since schema 2 the engines' seeds and the openings are
 //! derived by a full mix of the run's seed with the game (see
-//! [`super::seeds`]). A schema 1 game can't be played again by this
-//! referee, so `--resume` refuses schema 1 records, naming the line.
+//! [`super::seeds`]). Schema 3 adds the run lines ([`RunLine`]) and, in
+//! every record, the run's fingerprint and the shard. `--resume` and
+//! `merge` read schema 3 only and refuse older records, naming the line;
+//! `kinrow convert` reads every schema.
 
 use super::game::Reason;
-use super::report::BoardInfo;
+use super::report::{BoardInfo, EngineInfo};
+use super::shard::Shard;
 use crate::rules::{Cell, Player};
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
@@ -16,7 +21,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// The schema of the records this referee writes.
-pub const RECORD_SCHEMA: u32 = 2;
+pub const RECORD_SCHEMA: u32 = 3;
 
 /// The schema of a record that has no `schema` field: the first one.
 fn schema_one() -> u32 {
@@ -58,6 +63,107 @@ pub struct GameRecord {
     /// The game's board (absent in records written before it was added).
     #[serde(default)]
     pub board: Option<BoardInfo>,
+    /// The run's fingerprint, [`RunLine::run`] (schema 3).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<String>,
+    /// The shard that played it (absent when the run is not sharded).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+}
+
+/// The line a run writes into `--games-out` before its first record of a
+/// session: what the run is, so that `--resume` and `referee merge` can
+/// tell its records from another run's and rebuild its schedule.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunLine {
+    /// [`RECORD_SCHEMA`].
+    pub schema: u32,
+    /// The run's fingerprint: a digest of its seed, board, engines (names
+    /// and protocols, in order) and openings, as 16 hex digits. The shards
+    /// of a run and its sessions share it; the number of games per pairing
+    /// is not part of it (a run may grow: see `--resume`).
+    pub run: String,
+    /// The shard this file's games belong to, if the run is sharded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    pub seed: u64,
+    pub board: BoardInfo,
+    pub games_per_pairing: u32,
+    /// Games in the whole run's schedule (every shard's).
+    pub total_games: usize,
+    /// The engines in order: names, commands, protocols.
+    pub engines: Vec<EngineInfo>,
+    /// How the openings are made, as the report says it.
+    pub openings: String,
+    /// What makes the openings these ([`super::openings::Openings::fingerprint`]).
+    pub openings_fingerprint: String,
+    /// The SPRT that stops the run once decided (its games then end
+    /// before the schedule does).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sprt: Option<super::stats::Sprt>,
+    /// The referee that wrote the line.
+    pub referee: String,
+}
+
+impl RunLine {
+    /// The run line of the run (or the shard) of `config`, with these
+    /// engines and openings and `total_games` in its whole schedule.
+    pub fn of(
+        config: &super::Config,
+        engines: &[EngineInfo],
+        openings: &super::openings::Openings,
+        total_games: usize,
+    ) -> RunLine {
+        let board = BoardInfo::from(config.geometry);
+        let fingerprint = openings.fingerprint();
+        RunLine {
+            schema: RECORD_SCHEMA,
+            run: run_fingerprint(config.seed, &board, engines, &fingerprint),
+            shard: config.shard,
+            seed: config.seed,
+            board,
+            games_per_pairing: config.games,
+            total_games,
+            engines: engines.to_vec(),
+            openings: openings.description().to_string(),
+            openings_fingerprint: fingerprint,
+            sprt: config.sprt,
+            referee: env!("CARGO_PKG_VERSION").to_string(),
+        }
+    }
+
+    /// The line as written, with its newline.
+    pub fn line(&self) -> String {
+        let mut line = serde_json::to_string(self).unwrap_or_default();
+        line.push('\n');
+        line
+    }
+}
+
+/// [`RunLine::run`]: what makes a run this run, whatever the machine (the
+/// engines' commands and the openings file's path may differ between the
+/// machines that play its shards).
+fn run_fingerprint(seed: u64, board: &BoardInfo, engines: &[EngineInfo], openings: &str) -> String {
+    use super::seeds::{digest, text_words};
+    let head = [
+        seed,
+        board.rows as u64,
+        board.cols as u64,
+        board.k as u64,
+        engines.len() as u64,
+    ];
+    let texts = std::iter::once(board.rule.as_str())
+        .chain(
+            engines
+                .iter()
+                .flat_map(|e| [e.name.as_str(), e.protocol.as_str()]),
+        )
+        .chain([openings]);
+    let words = head
+        .into_iter()
+        .chain(texts.flat_map(text_words))
+        .collect::<Vec<u64>>();
+    format!("{:016x}", digest(words))
 }
 
 /// Who won a game.
@@ -119,19 +225,26 @@ impl SkippedLines {
 }
 
 /// Cells as 1-based `[row, col]` pairs.
-pub fn one_based(cells: &[Cell]) -> Vec<[u32; 2]> {
+pub fn one_based(cells: &[Cell]) -> impl Iterator<Item = [u32; 2]> + '_ {
     cells
         .iter()
         .map(|c| [u32::from(c.row) + 1, u32::from(c.col) + 1])
-        .collect()
 }
 
-/// Writes one record as one line, flushed, in a single write so that a run
-/// killed mid-way leaves at worst one unfinished last line.
+/// Appends one record as one line to `out` (records go out in batches, each
+/// in a single write, so that a run killed mid-way leaves at worst one
+/// unfinished last line).
+pub fn push_record(out: &mut Vec<u8>, record: &GameRecord) {
+    // Writing plain values into a vector can't fail.
+    let _ = serde_json::to_writer(&mut *out, record);
+    out.push(b'\n');
+}
+
+/// Writes one record as one line, flushed, in a single write.
 pub fn write_record(out: &mut impl Write, record: &GameRecord) -> anyhow::Result<()> {
-    let mut line = serde_json::to_string(record)?;
-    line.push('\n');
-    out.write_all(line.as_bytes())?;
+    let mut line = Vec::new();
+    push_record(&mut line, record);
+    out.write_all(&line)?;
     out.flush()?;
     Ok(())
 }
@@ -147,16 +260,17 @@ fn unfinished_text(line: &[u8]) -> String {
     )
 }
 
-/// Why a record of another schema can't be resumed.
+/// Why a record of another schema can't be resumed or merged.
 pub(super) fn schema_refusal(schema: u32) -> String {
-    let writer = if schema < RECORD_SCHEMA {
-        "an older referee, which derived the seeds of games differently"
-    } else {
-        "a newer referee"
+    let writer = match schema {
+        1 => "an older referee, which derived the seeds of games differently",
+        2 => "an older referee, before records named their run and shard",
+        _ => "a newer referee",
     };
     format!(
         "a record of schema {schema}, written by {writer}: this referee (schema {RECORD_SCHEMA}) \
-         cannot play the rest of that run; start a new --games-out file"
+         cannot continue or merge that run; finish it with the referee that wrote it, or start \
+         a new --games-out file"
     )
 }
 
@@ -167,6 +281,9 @@ pub struct PastGames {
     pub path: PathBuf,
     /// Each record with its 1-based line number.
     pub records: Vec<(usize, GameRecord)>,
+    /// Each run line with its line number (one per session that wrote
+    /// records).
+    pub runs: Vec<(usize, RunLine)>,
     /// The last line was cut off (a run killed while writing it): its line
     /// number and length in bytes. It is ignored, and removed by
     /// [`PastGames::tidy`].
@@ -177,13 +294,33 @@ pub struct PastGames {
     needs_newline: bool,
 }
 
-/// How a record line starts, as [`write_record`] writes it: a line cut off
-/// while being written starts so, or is the start of this.
-const RECORD_HEAD: &[u8] = br#"{"schema":2,"game":"#;
+/// How a record line starts, as [`write_record`] writes it, and a run line:
+/// a line cut off while being written starts so, or is the start of one.
+const RECORD_HEADS: [&[u8]; 2] = [br#"{"schema":3,"game":"#, br#"{"schema":3,"run":"#];
 
 /// Whether an unfinished line can be a record cut off while being written.
 fn starts_like_a_record(line: &[u8]) -> bool {
-    line.starts_with(RECORD_HEAD) || RECORD_HEAD.starts_with(line)
+    RECORD_HEADS
+        .iter()
+        .any(|head| line.starts_with(head) || head.starts_with(line))
+}
+
+/// A line of `--games-out`: a game record or a run line.
+enum Line {
+    Game(Box<GameRecord>),
+    Run(Box<RunLine>),
+}
+
+/// Reads one line: a record, else a run line (which has no `game`); the
+/// error is the record's, which is what most lines are.
+fn parse_line(bytes: &[u8]) -> Result<Line, serde_json::Error> {
+    match serde_json::from_slice::<GameRecord>(bytes) {
+        Ok(record) => Ok(Line::Game(Box::new(record))),
+        Err(e) => match serde_json::from_slice::<RunLine>(bytes) {
+            Ok(run) => Ok(Line::Run(Box::new(run))),
+            Err(_) => Err(e),
+        },
+    }
 }
 
 impl PastGames {
@@ -213,16 +350,19 @@ impl PastGames {
                 }
                 continue;
             }
-            match serde_json::from_slice::<GameRecord>(&buf) {
-                Ok(record) => {
-                    past.records.push((number, record));
+            match parse_line(&buf) {
+                Ok(line) => {
+                    match line {
+                        Line::Game(record) => past.records.push((number, *record)),
+                        Line::Run(run) => past.runs.push((number, *run)),
+                    }
                     past.keep = lines.offset();
                     past.needs_newline = !complete;
                 }
                 Err(e) if complete => {
                     bail!("{} line {number} is not a game record: {e}", path.display())
                 }
-                Err(_) if past.records.is_empty() => bail!(
+                Err(_) if past.records.is_empty() && past.runs.is_empty() => bail!(
                     "{} holds no game record, only {}: not the records of a run to resume \
                      (nothing was changed)",
                     path.display(),
@@ -243,6 +383,11 @@ impl PastGames {
     /// The run's seed as the records give it (the first record that has one).
     pub fn seed(&self) -> Option<u64> {
         self.records.iter().find_map(|(_, r)| r.seed)
+    }
+
+    /// The run as the file's last run line gives it.
+    pub fn run(&self) -> Option<&RunLine> {
+        self.runs.last().map(|(_, r)| r)
     }
 
     /// Makes the file ready for appending: cuts off an unfinished last line
@@ -288,6 +433,8 @@ mod tests {
             skipped: SkippedLines::default(),
             seed: Some(7),
             board: None,
+            run: Some("0123456789abcdef".into()),
+            shard: None,
         }
     }
 
@@ -311,7 +458,7 @@ mod tests {
             (old.schema, old.seed, old.board, old.reason),
             (1, None, None, Reason::Crash)
         );
-        assert!(text.starts_with(r#"{"schema":2,"game":3,"#), "{text}");
+        assert!(text.starts_with(r#"{"schema":3,"game":3,"#), "{text}");
     }
 
     fn read_text(tag: &str, text: &str) -> (anyhow::Result<PastGames>, PathBuf) {
@@ -354,10 +501,10 @@ mod tests {
     #[test]
     fn only_the_start_of_a_record_looks_like_one() {
         let whole = line(7);
-        for cut in [1, 5, RECORD_HEAD.len(), 40] {
+        for cut in [1, 5, RECORD_HEADS[0].len(), 40] {
             assert!(starts_like_a_record(&whole.as_bytes()[..cut]), "{cut}");
         }
-        for text in ["my notes", "{\"game\":1", "{\"schema\":1,\"game\":", " {"] {
+        for text in ["my notes", "{\"game\":1", "{\"schema\":2,\"game\":", " {"] {
             assert!(!starts_like_a_record(text.as_bytes()), "{text}");
         }
     }

@@ -1,27 +1,30 @@
 //! Tallies per pairing, the text report and the JSON summary (schema 1).
 
 use super::game::{GameEnd, Reason};
+use super::shard::Shard;
 use super::stats::{Estimate, Pentanomial, Sprt, SprtDecision, Wdl};
 use crate::rules::{Geometry, Player};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
+use std::hash::BuildHasherDefault;
+use std::time::Duration;
 
 /// Version of the JSON summary and game records.
 pub const SCHEMA: u32 = 1;
 
 /// An engine of the run, as reported.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct EngineInfo {
     pub name: String,
     /// The program and its arguments.
     pub command: Vec<String>,
     /// The protocol it speaks: `kinrow` or `gomocup`.
-    pub protocol: &'static str,
+    pub protocol: String,
 }
 
 /// Everything counted for one pairing, from engine `a`'s side.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub struct PairingTally {
     /// Engine indices.
     pub a: usize,
@@ -34,7 +37,42 @@ pub struct PairingTally {
     /// Faults by reason, and by which engine (0 = a, 1 = b).
     pub faults: [BTreeMap<Reason, u64>; 2],
     /// First game of a pair still waiting for its partner: pair → a's score.
-    open_pairs: HashMap<usize, f64>,
+    open_pairs: HashMap<usize, f64, BuildHasherDefault<PairHasher>>,
+}
+
+impl Clone for PairingTally {
+    fn clone(&self) -> Self {
+        PairingTally {
+            faults: self.faults.clone(),
+            open_pairs: self.open_pairs.clone(),
+            ..*self
+        }
+    }
+
+    /// Keeps the maps' memory: a live page copies the tallies after every
+    /// game.
+    fn clone_from(&mut self, source: &Self) {
+        let PairingTally {
+            a,
+            b,
+            wdl,
+            a_as_x,
+            a_as_o,
+            penta,
+            faults,
+            open_pairs,
+        } = source;
+        (
+            self.a,
+            self.b,
+            self.wdl,
+            self.a_as_x,
+            self.a_as_o,
+            self.penta,
+        ) = (*a, *b, *wdl, *a_as_x, *a_as_o, *penta);
+        self.faults.clone_from(faults);
+        self.open_pairs.clone_from(open_pairs);
+    }
 }
 
 impl PairingTally {
@@ -47,7 +85,7 @@ impl PairingTally {
             a_as_o: Wdl::default(),
             penta: Pentanomial::default(),
             faults: [BTreeMap::new(), BTreeMap::new()],
-            open_pairs: HashMap::new(),
+            open_pairs: HashMap::default(),
         }
     }
 
@@ -91,6 +129,27 @@ impl PairingTally {
     }
 }
 
+/// Hashes a pair's number for [`PairingTally`]'s open pairs: one multiply
+/// (Fibonacci hashing), as pair numbers are small and not chosen by anyone;
+/// the default hasher resists attacks we don't face and cost a good part of
+/// counting a game in process.
+#[derive(Default)]
+pub struct PairHasher(u64);
+
+impl std::hash::Hasher for PairHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(8) ^ u64::from(b)).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.0 = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+}
+
 /// The SPRT's state for the report.
 #[derive(Clone, Copy, Debug, Serialize)]
 pub struct SprtStatus {
@@ -102,6 +161,48 @@ pub struct SprtStatus {
     pub decision: SprtDecision,
 }
 
+/// Where the time of a session's plies went: the moves the engines chose,
+/// the time the referee took for them on its own (everything but waiting
+/// for replies and starting engines) and the time the engines took to
+/// answer `genmove` (for processes: from the write of the request to the
+/// reply, pipes and wake-ups included), per ply in µs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PlyTimes {
+    pub plies: u64,
+    pub referee: f64,
+    pub engines: f64,
+}
+
+impl PlyTimes {
+    /// The times of `plies` plies; `None` without plies.
+    pub fn of(plies: u64, referee: Duration, engines: Duration) -> Option<PlyTimes> {
+        let per = |d: Duration| round(d.as_secs_f64() * 1e6 / plies as f64, 3);
+        (plies > 0).then(|| PlyTimes {
+            plies,
+            referee: per(referee),
+            engines: per(engines),
+        })
+    }
+}
+
+/// How the games of a report came together.
+#[derive(Clone, Debug)]
+pub enum Session {
+    /// Played by this referee now (some perhaps resumed from records).
+    Played {
+        concurrency: usize,
+        /// `--in-process`.
+        in_process: bool,
+        /// Games counted from the records of an earlier session (`--resume`).
+        resumed: u64,
+        /// Wall-clock time of this session's games.
+        seconds: f64,
+        per_ply: Option<PlyTimes>,
+    },
+    /// Read from the records of this many files (`referee merge`).
+    Merged { files: usize },
+}
+
 /// What the run looked like, for the report's head.
 #[derive(Clone, Debug)]
 pub struct RunInfo {
@@ -110,13 +211,14 @@ pub struct RunInfo {
     pub games_per_pairing: u32,
     /// How the openings were made (`1 opening ply`, `5 openings from FILE`).
     pub openings: String,
-    pub concurrency: usize,
+    pub session: Session,
+    /// The slice of the run this session played.
+    pub shard: Option<Shard>,
+    /// Games in the whole run.
+    pub run_games: usize,
+    /// Games in this session's schedule (the shard's, for a shard).
     pub total_games: usize,
     pub interrupted: bool,
-    /// Games counted from the records of an earlier session (`--resume`).
-    pub resumed: u64,
-    /// Wall-clock time of this session's games.
-    pub seconds: f64,
     /// Stdout lines each engine wrote outside responses (skipped).
     pub skipped_lines: Vec<u64>,
 }
@@ -129,8 +231,15 @@ pub struct Summary<'a> {
     /// Games finished and counted.
     pub games: u64,
     pub interrupted: bool,
-    /// Wall-clock time of the games (after the start-up check).
-    pub seconds: f64,
+    /// Wall-clock time of the games (after the start-up check); `null` for
+    /// a merge (the shards' records don't hold it).
+    pub seconds: Option<f64>,
+    /// The slice of the run, for a shard.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    /// Where the time of this session's plies went (absent for a merge).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub per_ply_us: Option<PlyTimes>,
     pub board: BoardInfo,
     pub engines: &'a [EngineInfo],
     pub pairings: Vec<PairingSummary>,
@@ -233,7 +342,15 @@ pub fn summary<'a>(
         seed: info.seed,
         games: tallies.iter().map(|t| t.wdl.games()).sum(),
         interrupted: info.interrupted,
-        seconds: round(info.seconds, 6),
+        seconds: match info.session {
+            Session::Played { seconds, .. } => Some(round(seconds, 6)),
+            Session::Merged { .. } => None,
+        },
+        shard: info.shard,
+        per_ply_us: match info.session {
+            Session::Played { per_ply, .. } => per_ply,
+            Session::Merged { .. } => None,
+        },
         board: info.geometry.into(),
         engines,
         pairings,
@@ -313,28 +430,67 @@ pub fn text(
         info.games_per_pairing,
         info.openings,
     );
-    let _ = writeln!(out, "concurrency {}, seed {}", info.concurrency, info.seed);
-    let session = played.saturating_sub(info.resumed);
-    let timing = format!(
-        "{:.2} s ({})",
-        info.seconds,
-        rate_text(session, info.seconds)
-    );
-    let _ = writeln!(
-        out,
-        "{played} of {} games{}{}",
-        info.total_games,
-        if info.resumed > 0 {
-            format!(": {} resumed, {session} played in {timing}", info.resumed)
-        } else {
-            format!(" in {timing}")
-        },
-        if info.interrupted {
-            " — INTERRUPTED: the report covers the games that finished"
-        } else {
-            ""
+    match &info.session {
+        Session::Played {
+            concurrency,
+            in_process,
+            ..
+        } => {
+            let how = if *in_process { ", in process" } else { "" };
+            let _ = writeln!(out, "concurrency {concurrency}{how}, seed {}", info.seed);
         }
-    );
+        Session::Merged { files } => {
+            let s = if *files == 1 { "" } else { "s" };
+            let _ = writeln!(out, "merged from {files} file{s}, seed {}", info.seed);
+        }
+    }
+    if let Some(shard) = info.shard {
+        let _ = writeln!(
+            out,
+            "shard {shard}: {} of the run's {} games",
+            info.total_games, info.run_games
+        );
+    }
+    let interrupted = match (info.interrupted, &info.session) {
+        (false, _) => "",
+        (true, Session::Played { .. }) => {
+            " — INTERRUPTED: the report covers the games that finished"
+        }
+        (true, Session::Merged { .. }) => {
+            " — INCOMPLETE: games are missing; the report covers those found"
+        }
+    };
+    match &info.session {
+        Session::Played {
+            resumed,
+            seconds,
+            per_ply,
+            ..
+        } => {
+            let session = played.saturating_sub(*resumed);
+            let timing = format!("{seconds:.2} s ({})", rate_text(session, *seconds));
+            let _ = writeln!(
+                out,
+                "{played} of {} games{}{interrupted}",
+                info.total_games,
+                if *resumed > 0 {
+                    format!(": {resumed} resumed, {session} played in {timing}")
+                } else {
+                    format!(" in {timing}")
+                },
+            );
+            if let Some(t) = per_ply {
+                let _ = writeln!(
+                    out,
+                    "time per ply: referee {:.1} µs, engines {:.1} µs ({} plies)",
+                    t.referee, t.engines, t.plies
+                );
+            }
+        }
+        Session::Merged { .. } => {
+            let _ = writeln!(out, "{played} of {} games{interrupted}", info.total_games);
+        }
+    }
     for t in tallies {
         let (a, b) = (name(t.a), name(t.b));
         let _ = writeln!(out, "\n{a} vs {b}: {} games", t.wdl.games());
@@ -390,7 +546,7 @@ pub fn text(
         };
         let _ = writeln!(
             out,
-            "\nSPRT [{}, {}] alpha {} beta {}: LLR {:.2} (bounds {:.2}, {:.2}) — {verdict}",
+            "\nSPRT [{}, {}] alpha {} beta {}: {verdict}, LLR {:.2} (bounds {:.2}, {:.2})",
             s.test.elo0,
             s.test.elo1,
             s.test.alpha,

@@ -1,20 +1,21 @@
-//! `--resume`: the games already in `--games-out`, checked against this run
-//! and turned back into results to count, so only the missing games are
-//! played.
+//! `--resume` (and `referee merge`): the games already in `--games-out`,
+//! checked against this run and turned back into results to count, so only
+//! the missing games are played.
 //!
 //! A record is taken only if it is the game this run would play at its
 //! index: the same seed and board, the same engines by name in the same
 //! places, the same pair, the opening this run's openings give for that
-//! index (a strong check that the schedule is the same), and moves that are
-//! legal and end the game the way the record says.
+//! index (a strong check that the schedule is the same), the run's
+//! fingerprint and shard, and moves that are legal and end the game the
+//! way the record says.
 
 use super::game::{GameEnd, Reason};
 use super::openings::Openings;
-use super::records::{one_based, schema_refusal, GameRecord, PastGames, RECORD_SCHEMA};
+use super::records::{one_based, schema_refusal, GameRecord, PastGames, RunLine, RECORD_SCHEMA};
 use super::report::{BoardInfo, EngineInfo};
+use super::shard::Shard;
 use super::tournament::{Job, Schedule};
-use super::Config;
-use crate::rules::{Board, Cell, Outcome, Player};
+use crate::rules::{Board, Cell, Geometry, Outcome, Player};
 use std::collections::HashMap;
 use std::time::Duration;
 
@@ -26,17 +27,23 @@ pub(super) struct PastGame {
     pub skipped: [u64; 2],
 }
 
+/// What records are checked against.
+pub(super) struct RunContext<'a> {
+    pub geometry: Geometry,
+    pub schedule: &'a Schedule,
+    /// The run's openings; `None` when they can't be made here (`merge` of
+    /// a run from an openings file): then the games of each round must
+    /// agree on theirs.
+    pub openings: Option<&'a Openings>,
+    pub engines: &'a [EngineInfo],
+    pub run: &'a RunLine,
+}
+
 /// Checks every record of `past` against this run; the first mismatch is
 /// an error naming the file, the line and what differs.
-pub(super) fn check(
-    past: &PastGames,
-    config: &Config,
-    schedule: &Schedule,
-    openings: &Openings,
-    engines: &[EngineInfo],
-) -> anyhow::Result<Vec<PastGame>> {
-    let board = BoardInfo::from(config.geometry);
+pub(super) fn check(past: &PastGames, context: &RunContext<'_>) -> anyhow::Result<Vec<PastGame>> {
     let mut line_of_game: HashMap<usize, usize> = HashMap::new();
+    let mut round_openings: HashMap<usize, Vec<[u32; 2]>> = HashMap::new();
     let mut games = Vec::with_capacity(past.records.len());
     for (line, record) in &past.records {
         let checked = match line_of_game.insert(record.game, *line) {
@@ -44,7 +51,7 @@ pub(super) fn check(
                 "game {} is already on line {first} (did two runs write to this file?)",
                 record.game
             )),
-            None => check_record(record, config, &board, schedule, openings, engines),
+            None => check_record(record, context, &mut round_openings),
         };
         match checked {
             Ok(game) => games.push(game),
@@ -52,6 +59,24 @@ pub(super) fn check(
                 "cannot resume from {}: line {line}: {why}",
                 past.path.display()
             ),
+        }
+    }
+    // After the records' games, whose checks say more precisely what
+    // differs: the run lines, then whose each record is.
+    for (line, run) in &past.runs {
+        if let Err(why) = check_run_line(run, context) {
+            anyhow::bail!(
+                "cannot resume from {}: line {line}: {why}",
+                past.path.display()
+            );
+        }
+    }
+    for (line, record) in &past.records {
+        if let Err(why) = check_belonging(record, context) {
+            anyhow::bail!(
+                "cannot resume from {}: line {line}: {why}",
+                past.path.display()
+            );
         }
     }
     Ok(games)
@@ -65,22 +90,111 @@ fn cells_text(cells: &[[u32; 2]]) -> String {
     cells.join(", ")
 }
 
+/// Whether a record (whose game checked) names this run and shard: last, as
+/// what differs is said more precisely by the other checks.
+fn check_belonging(record: &GameRecord, context: &RunContext<'_>) -> Result<(), String> {
+    let (g, run) = (record.game, context.run);
+    if record.run.as_deref() != Some(run.run.as_str()) {
+        return Err(format!(
+            "game {g} belongs to run {}, this run is {}",
+            record.run.as_deref().unwrap_or("(none)"),
+            run.run
+        ));
+    }
+    if record.shard != run.shard {
+        return Err(format!(
+            "game {g} was played by {}, this is {}",
+            shard_text(record.shard),
+            shard_text(run.shard)
+        ));
+    }
+    if !context.schedule.is_ours(g) {
+        return Err(format!(
+            "game {g} (pair {}) is not one of {}'s games",
+            g / 2,
+            shard_text(run.shard)
+        ));
+    }
+    Ok(())
+}
+
+/// `shard 2/4` or `the whole run`.
+fn shard_text(shard: Option<Shard>) -> String {
+    match shard {
+        Some(s) => format!("shard {s}"),
+        None => "the whole run (no --shard)".into(),
+    }
+}
+
+/// A run line of the file: the same run, the same shard.
+fn check_run_line(line: &RunLine, context: &RunContext<'_>) -> Result<(), String> {
+    let ours = context.run;
+    if line.schema != RECORD_SCHEMA {
+        return Err(schema_refusal(line.schema));
+    }
+    if let Some(why) = run_difference(line, ours) {
+        return Err(format!("the records are of another run: {why}"));
+    }
+    if line.shard != ours.shard {
+        return Err(format!(
+            "the records are of {}, this is {}",
+            shard_text(line.shard),
+            shard_text(ours.shard)
+        ));
+    }
+    Ok(())
+}
+
+/// What makes run line `theirs` another run than `ours`, said for people;
+/// `None` for the same run (the games per pairing may differ: a run may
+/// grow).
+pub(super) fn run_difference(theirs: &RunLine, ours: &RunLine) -> Option<String> {
+    let names = |r: &RunLine| {
+        r.engines
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    if theirs.seed != ours.seed {
+        Some(format!("seed {}, not {}", theirs.seed, ours.seed))
+    } else if theirs.board != ours.board {
+        Some(format!("played on {}, not {}", theirs.board, ours.board))
+    } else if names(theirs) != names(ours) {
+        Some(format!("engines {}, not {}", names(theirs), names(ours)))
+    } else if theirs.openings_fingerprint != ours.openings_fingerprint {
+        Some(format!(
+            "openings '{}' ({}), not '{}' ({})",
+            theirs.openings, theirs.openings_fingerprint, ours.openings, ours.openings_fingerprint
+        ))
+    } else if theirs.run != ours.run {
+        Some(format!("run {}, not {}", theirs.run, ours.run))
+    } else {
+        None
+    }
+}
+
 fn check_record(
     record: &GameRecord,
-    config: &Config,
-    board: &BoardInfo,
-    schedule: &Schedule,
-    openings: &Openings,
-    engines: &[EngineInfo],
+    context: &RunContext<'_>,
+    round_openings: &mut HashMap<usize, Vec<[u32; 2]>>,
 ) -> Result<PastGame, String> {
+    let RunContext {
+        geometry,
+        schedule,
+        openings,
+        engines,
+        run,
+    } = *context;
+    let board = &BoardInfo::from(geometry);
     let g = record.game;
     if record.schema != RECORD_SCHEMA {
         return Err(schema_refusal(record.schema));
     }
-    if let Some(seed) = record.seed.filter(|&s| s != config.seed) {
+    if let Some(seed) = record.seed.filter(|&s| s != run.seed) {
         return Err(format!(
             "game {g} was played with seed {seed}, this run's seed is {}",
-            config.seed
+            run.seed
         ));
     }
     if let Some(theirs) = record.board.as_ref().filter(|&b| b != board) {
@@ -91,7 +205,7 @@ fn check_record(
     if g >= schedule.total {
         return Err(format!(
             "game {g} lies past the end of this run's schedule of {} games ({} per pairing)",
-            schedule.total, config.games
+            schedule.total, run.games_per_pairing
         ));
     }
     let job = schedule.job(g);
@@ -109,19 +223,39 @@ fn check_record(
             record.pair, job.pair
         ));
     }
-    let opening = openings.round(job.round);
-    let expected = one_based(&opening);
+    let expected = match openings {
+        Some(openings) => one_based(&openings.round(job.round)).collect(),
+        None => round_openings
+            .entry(job.round)
+            .or_insert_with(|| record.opening.clone())
+            .clone(),
+    };
     if record.opening != expected {
-        return Err(format!(
-            "game {g} opened with {}, this run's openings give {} for it",
-            cells_text(&record.opening),
-            cells_text(&expected)
-        ));
+        return Err(match openings {
+            Some(_) => format!(
+                "game {g} opened with {}, this run's openings give {} for it",
+                cells_text(&record.opening),
+                cells_text(&expected)
+            ),
+            None => format!(
+                "game {g} opened with {}, another game of its round {} with {}",
+                cells_text(&record.opening),
+                job.round,
+                cells_text(&expected)
+            ),
+        });
     }
-    let mut position = Board::new(config.geometry);
-    for &cell in opening.iter() {
-        // This run's own opening: legal by construction.
-        let _ = position.try_play(cell);
+    let mut position = Board::new(geometry);
+    for (n, &[r, c]) in record.opening.iter().enumerate() {
+        let cell = Cell::from_one_based(r, c).ok_or_else(|| {
+            format!(
+                "game {g}: opening stone {} ({r} {c}) is off the board",
+                n + 1
+            )
+        })?;
+        position
+            .try_play(cell)
+            .map_err(|e| format!("game {g}: opening stone {} is not legal: {e}", n + 1))?;
     }
     let mut moves = Vec::with_capacity(record.moves.len());
     for (n, &[r, c]) in record.moves.iter().enumerate() {

@@ -11,7 +11,7 @@
 //! estimate with a wide error instead of +∞. Elo values are clamped to
 //! ±[`ELO_LIMIT`].
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Largest Elo difference reported (the score 1 − 10⁻⁵ and up).
 pub const ELO_LIMIT: f64 = 2000.0;
@@ -217,7 +217,7 @@ pub fn estimate(dist: &[(f64, f64)]) -> Option<Estimate> {
 
 /// A sequential probability ratio test between Elo `elo0` (H0) and `elo1`
 /// (H1) with error rates `alpha` and `beta`.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sprt {
     pub elo0: f64,
     pub elo1: f64,

@@ -1,26 +1,46 @@
 //! Running a tournament: start-up checks, the schedule, worker threads that
-//! each own their engine processes, and the collector that records every
-//! finished game, keeps the tallies, shows progress and stops on SPRT or
-//! Ctrl-C.
+//! each own their players (engine processes, or with `--in-process` the
+//! built-in bots themselves), and the books where every finished game is
+//! recorded and counted.
+//!
+//! Where things happen, for those who follow a run ([`Watcher`]):
+//! - a game starts in [`worker`], which takes it off the schedule;
+//! - its moves are played by [`play_game`] or [`play_in_process`], each
+//!   checked on the referee's board and then told to the watcher;
+//! - a finished game's bookkeeping (its record line, log lines, SGF file)
+//!   is done by the worker that played it ([`Shared::finished`]); the
+//!   worker hands its games in, in batches, to the [`Books`], which write
+//!   the records in one write per batch, count the results, decide the SPRT
+//!   and tell the watcher. No thread is woken per game: the main thread
+//!   only looks in every 100 ms (Ctrl-C, progress).
 
-use super::game::{play_game, GameEnd, GameSetup, Reason};
+use super::game::{play_game, Cancelled, GameEnd, GameSetup, Reason};
+use super::in_process::{self, play_in_process};
+use super::live::Live;
 use super::openings::Openings;
+use super::progress::Progress;
 use super::records::{
-    one_based, write_record, GameRecord, GameResult, SkippedLines, TimeUsed, RECORD_SCHEMA,
+    one_based, push_record, GameRecord, GameResult, RunLine, SkippedLines, TimeUsed, RECORD_SCHEMA,
 };
-use super::report::{self, EngineInfo, PairingTally, RunInfo, SprtStatus};
+use super::report::{self, EngineInfo, PairingTally, PlyTimes, RunInfo, SprtStatus};
 use super::seeds::{derive_seed, Stream};
+use super::shard::Shard;
 use super::stats::SprtDecision;
+use super::watch::{GameOver, GameStart, MovePlayed, Standings, Watcher};
 use super::{resume, Config};
+use crate::bots::BotKind;
 use crate::client::{ClientError, EngineCommand, EngineLink, GomocupOptions, StderrTo};
-use crate::rules::Player;
+use crate::protocol::Engine;
+use crate::rules::{Cell, Player};
 use anyhow::{bail, Context};
+use std::borrow::Cow;
+use std::fmt::Write as _;
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::mpsc::{channel, RecvTimeoutError, Sender};
-use std::sync::Arc;
+use std::sync::mpsc::{channel, RecvTimeoutError};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// How a run ended.
@@ -32,7 +52,7 @@ pub struct RunOutcome {
     pub interrupted: bool,
     /// Games finished and counted (with those resumed).
     pub games: u64,
-    /// Games in the schedule.
+    /// Games in the schedule (the shard's, for a shard).
     pub total: usize,
     /// Records or the summary that could not be written (a full disk, a
     /// removed directory). The games were still played and the report is
@@ -43,7 +63,7 @@ pub struct RunOutcome {
 /// Fails unless `path` can be opened for writing, without changing it: a
 /// file that didn't exist is removed again. So an unwritable `--json` stops
 /// the run before any game rather than after the last one.
-fn check_writable(path: &Path) -> anyhow::Result<()> {
+pub(super) fn check_writable(path: &Path) -> anyhow::Result<()> {
     let existed = std::fs::symlink_metadata(path).is_ok();
     OpenOptions::new()
         .write(true)
@@ -58,7 +78,7 @@ fn check_writable(path: &Path) -> anyhow::Result<()> {
 }
 
 /// A note for people on stderr, within 80 columns.
-fn say(text: &str) {
+pub(super) fn say(text: &str) {
     eprintln!("{}", crate::cli::wrap_message(text));
 }
 
@@ -81,13 +101,27 @@ pub(super) struct Job {
 /// The schedule: round after round, each pairing plays its pair of games
 /// (same opening, colours swapped), so a partial run stays balanced. A game's
 /// index fixes its engines, colours and opening, whatever the number of
-/// games per pairing.
+/// games per pairing. A shard plays the pairs that are its own.
 pub(super) struct Schedule {
     pub pairings: Vec<(usize, usize)>,
+    /// Games in the whole run.
     pub total: usize,
+    pub shard: Option<Shard>,
 }
 
 impl Schedule {
+    /// Every pairing of `engines` engines plays `games` games.
+    pub fn new(engines: usize, games: u32, shard: Option<Shard>) -> Schedule {
+        let pairings: Vec<(usize, usize)> = (0..engines)
+            .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
+            .collect();
+        Schedule {
+            total: pairings.len() * games as usize,
+            pairings,
+            shard,
+        }
+    }
+
     pub fn job(&self, game: usize) -> Job {
         let p = self.pairings.len().max(1);
         let round = game / (2 * p);
@@ -105,16 +139,219 @@ impl Schedule {
             a_is_x,
         }
     }
+
+    /// Whether `game` is this session's to play: any game of an unsharded
+    /// run, the shard's games of a shard.
+    pub fn is_ours(&self, game: usize) -> bool {
+        self.shard.is_none_or(|s| s.has_pair(game / 2))
+    }
+
+    /// The `k`-th game of this session's schedule (of the shard's, for a
+    /// shard), if there is one.
+    pub fn session_game(&self, k: usize) -> Option<usize> {
+        let game = match self.shard {
+            None => k,
+            Some(s) => {
+                let pair = (s.index() as usize - 1) + (k / 2) * s.count() as usize;
+                2 * pair + k % 2
+            }
+        };
+        (game < self.total).then_some(game)
+    }
+
+    /// The games this session's schedule holds.
+    pub fn session_total(&self) -> usize {
+        match self.shard {
+            None => self.total,
+            Some(s) => {
+                let (n, i) = (s.count() as usize, s.index() as usize);
+                (self.total / 2 + n - i) / n * 2
+            }
+        }
+    }
 }
 
-/// A finished game on its way from a worker to the collector.
-struct Finished {
-    job: Job,
+/// A set of games of the schedule, a bit a game: the games resumed from
+/// records, which a session doesn't play again (a run of 100 million games
+/// keeps 12 MB here, not a list of the games left).
+struct GameSet(Vec<u64>);
+
+impl GameSet {
+    fn new(games: usize) -> GameSet {
+        GameSet(vec![0; games.div_ceil(64)])
+    }
+    fn insert(&mut self, game: usize) {
+        if let Some(word) = self.0.get_mut(game / 64) {
+            *word |= 1 << (game % 64);
+        }
+    }
+    fn contains(&self, game: usize) -> bool {
+        self.0
+            .get(game / 64)
+            .is_some_and(|w| w >> (game % 64) & 1 == 1)
+    }
+}
+
+/// What a worker's players made of one game.
+struct Played {
     end: GameEnd,
     /// Skipped stdout lines of X and O during this game: examples, count.
     skipped: [(Vec<String>, u64); 2],
     /// `MESSAGE`/`DEBUG` lines of Gomocup brains (X, O): examples, count.
     messages: [(Vec<String>, u64); 2],
+    /// Time spent starting fresh engine processes for it (the engines'
+    /// cost, not the referee's).
+    start_up: Duration,
+}
+
+/// A finished game on its way from a worker into the books, its
+/// bookkeeping done by the worker.
+struct Finished {
+    job: Job,
+    end: GameEnd,
+    /// Stdout lines X and O wrote outside responses.
+    skipped: [u64; 2],
+    /// Why its SGF file could not be written.
+    sgf_error: Option<String>,
+    /// The referee's own time for it: all but the engines' replies and
+    /// start-ups.
+    referee: Duration,
+}
+
+/// A worker's finished games not yet in the books, with their record lines
+/// and log lines, each kind to be written in one go.
+#[derive(Default)]
+struct Batch {
+    games: Vec<Finished>,
+    /// The games' `--games-out` lines.
+    records: Vec<u8>,
+    /// The record each game's line is written from (see
+    /// [`Shared::finished`]).
+    record: Option<GameRecord>,
+    /// Their lines of `referee.log`.
+    log: String,
+    /// When the first of them started.
+    oldest: Option<Instant>,
+}
+
+/// A worker hands its games in when it has this many…
+const BATCH_GAMES: usize = 512;
+/// …or when its oldest game has waited this long (so progress, a watcher
+/// and a run killed with SIGKILL lose no more than this).
+const BATCH_TIME: Duration = Duration::from_millis(20);
+
+/// What the run has counted: what the report says.
+struct Counts<'a> {
+    engines: &'a [EngineInfo],
+    /// Games in this session's schedule.
+    total: usize,
+    tallies: Vec<PairingTally>,
+    skipped_lines: Vec<u64>,
+    /// Games counted, with those resumed.
+    done: u64,
+    /// Moves the engines chose in this session's games, and the time the
+    /// engines and the referee took for them.
+    plies: u64,
+    engine_time: Duration,
+    referee_time: Duration,
+    sprt: Option<super::stats::Sprt>,
+}
+
+impl Counts<'_> {
+    fn standings(&self) -> Standings<'_> {
+        Standings {
+            done: self.done,
+            total: self.total,
+            engines: self.engines,
+            tallies: &self.tallies,
+            skipped_lines: &self.skipped_lines,
+            sprt: self.sprt.map(|test| sprt_status(test, &self.tallies[0])),
+            per_ply: PlyTimes::of(self.plies, self.referee_time, self.engine_time),
+        }
+    }
+}
+
+/// What every game of the run is entered into: the counts, the records
+/// file, the log, the progress display. One lock; a worker takes it once
+/// per batch.
+struct Books<'a> {
+    counts: Counts<'a>,
+    games_out: Option<File>,
+    /// The run line, written before this session's first record.
+    run_line: Option<String>,
+    log: Option<File>,
+    write_errors: Vec<String>,
+    progress: Progress,
+}
+
+impl Books<'_> {
+    /// Says a write failure at once (the run goes on: the report still
+    /// comes) and again at the end; later failures are counted.
+    fn write_failed(&mut self, what: &str, games: &[Finished], e: &dyn std::fmt::Display) {
+        if self.write_errors.is_empty() {
+            self.progress.clear();
+            say(&format!("referee: cannot write {what}: {e}"));
+        }
+        for f in games {
+            self.write_errors.push(format!("game {}: {e}", f.job.game));
+        }
+    }
+
+    /// Enters a worker's batch of finished games: records in one write,
+    /// then the counts. Returns true when the SPRT has decided.
+    fn enter(&mut self, batch: &Batch, watcher: Option<&dyn Watcher>) -> bool {
+        if let Some(out) = self.games_out.as_mut() {
+            let run_line = self.run_line.take().unwrap_or_default();
+            let written = out
+                .write_all(run_line.as_bytes())
+                .and_then(|()| out.write_all(&batch.records))
+                .and_then(|()| out.flush());
+            if let Err(e) = written {
+                self.write_failed("a record to --games-out", &batch.games, &e);
+            }
+        }
+        if let Some(log) = self.log.as_mut() {
+            let _ = log.write_all(batch.log.as_bytes());
+        }
+        let batch = &batch.games;
+        for f in batch.iter().filter(|f| f.sgf_error.is_some()) {
+            let e = f.sgf_error.clone().unwrap_or_default();
+            self.write_failed("an SGF record to --sgf-dir", std::slice::from_ref(f), &e);
+        }
+        let mut decided = false;
+        let c = &mut self.counts;
+        for f in batch {
+            let job = f.job;
+            c.done += 1;
+            c.plies += f.end.moves.len() as u64;
+            c.engine_time += f.end.time[0] + f.end.time[1];
+            c.referee_time += f.referee;
+            c.skipped_lines[job.x] += f.skipped[0];
+            c.skipped_lines[job.o] += f.skipped[1];
+            let tally = &mut c.tallies[job.pairing];
+            let a_side = if job.a_is_x { Player::X } else { Player::O };
+            let pair_done = tally.add(job.pair, a_side, &f.end);
+            if let (Some(test), true) = (c.sprt, pair_done) {
+                decided |= sprt_status(test, tally).decision != SprtDecision::Continue;
+            }
+            if let Some(w) = watcher {
+                let name = |i: usize| c.engines[i].name.as_str();
+                let over = GameOver {
+                    game: job.game,
+                    x: name(job.x),
+                    o: name(job.o),
+                    end: &f.end,
+                };
+                w.game_finished(&over, &c.standings());
+            }
+        }
+        decided
+    }
+
+    /// Shows progress if it is time to.
+    fn tick(&mut self) {
+        self.progress.tick(&self.counts.standings());
+    }
 }
 
 /// Shared state of the workers.
@@ -123,9 +360,10 @@ struct Shared<'a> {
     engines: &'a [EngineInfo],
     schedule: &'a Schedule,
     openings: &'a Openings,
-    /// The games to play (the schedule less the games resumed), in order.
-    todo: &'a [usize],
-    /// The next index into `todo`.
+    /// The games resumed: not played again.
+    resumed: &'a GameSet,
+    /// The next game to look at, as an index into this session's schedule
+    /// ([`Schedule::session_game`]).
     next: AtomicUsize,
     /// No new games (SPRT decided, or Ctrl-C).
     stop: AtomicBool,
@@ -133,9 +371,30 @@ struct Shared<'a> {
     cancel: Arc<AtomicBool>,
     /// Numbers engine processes for their stderr log names.
     spawned: AtomicUsize,
+    /// The run's fingerprint, in every record.
+    run_id: &'a str,
+    books: Mutex<Books<'a>>,
+    watcher: Option<&'a dyn Watcher>,
 }
 
-impl Shared<'_> {
+impl<'a> Shared<'a> {
+    fn books(&self) -> MutexGuard<'_, Books<'a>> {
+        // A worker that panicked holding the lock left the books whole
+        // (every step in them is one counter or one write).
+        self.books.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes the next game to play off the schedule.
+    fn next_game(&self) -> Option<usize> {
+        loop {
+            let k = self.next.fetch_add(1, Ordering::Relaxed);
+            let game = self.schedule.session_game(k)?;
+            if !self.resumed.contains(game) {
+                return Some(game);
+            }
+        }
+    }
+
     fn spawn(&self, engine: usize) -> Result<EngineLink, ClientError> {
         let info = &self.engines[engine];
         let stderr = match &self.config.log_dir {
@@ -157,28 +416,167 @@ impl Shared<'_> {
         p.set_cancel(Arc::clone(&self.cancel));
         Ok(p)
     }
+
+    /// A game's bookkeeping, done by the worker that played it: its record
+    /// line and log lines into `batch`, its SGF file, and the game. `started`:
+    /// when the worker took the game; returns the time now.
+    fn finished(
+        &self,
+        batch: &mut Batch,
+        job: Job,
+        played: Played,
+        opening: &[Cell],
+        started: Instant,
+    ) -> Instant {
+        let config = self.config;
+        let Played {
+            end,
+            skipped,
+            messages,
+            start_up,
+        } = played;
+        let (xn, on) = (
+            self.engines[job.x].name.as_str(),
+            self.engines[job.o].name.as_str(),
+        );
+        let fault_by = end.fault_by.map(|p| if p == Player::X { xn } else { on });
+        if config.games_out.is_some() {
+            // One record kept by the batch and filled in anew for each game:
+            // its strings and lists keep their buffers, so writing a record
+            // allocates nothing.
+            let line = batch.record.get_or_insert_with(|| GameRecord {
+                schema: RECORD_SCHEMA,
+                game: 0,
+                pair: 0,
+                x: String::new(),
+                o: String::new(),
+                opening: Vec::new(),
+                moves: Vec::new(),
+                result: GameResult::Draw,
+                reason: Reason::Draw,
+                fault_by: None,
+                detail: None,
+                time_ms: TimeUsed::default(),
+                skipped: SkippedLines::default(),
+                seed: Some(config.seed),
+                board: Some(config.geometry.into()),
+                run: Some(self.run_id.to_string()),
+                shard: config.shard,
+            });
+            let ms = |d: Duration| (d.as_secs_f64() * 1e6).round() / 1e3;
+            line.game = job.game;
+            line.pair = job.pair;
+            line.x.clear();
+            line.x.push_str(xn);
+            line.o.clear();
+            line.o.push_str(on);
+            line.opening.clear();
+            line.opening.extend(one_based(opening));
+            line.moves.clear();
+            line.moves.extend(one_based(&end.moves));
+            line.result = GameResult::of(end.winner);
+            line.reason = end.reason;
+            line.fault_by = fault_by.map(str::to_string);
+            line.detail.clone_from(&end.detail);
+            line.time_ms = TimeUsed {
+                x: ms(end.time[0]),
+                o: ms(end.time[1]),
+            };
+            line.skipped = SkippedLines {
+                x: skipped[0].1,
+                o: skipped[1].1,
+            };
+            push_record(&mut batch.records, line);
+        }
+        let log = &mut batch.log;
+        if config.log_dir.is_some() {
+            if let (Some(who), Some(detail)) = (fault_by, end.detail.as_deref()) {
+                let _ = writeln!(
+                    log,
+                    "game {}: {who} {}: {detail}",
+                    job.game,
+                    end.reason.name()
+                );
+            }
+            for (who, (lines, count)) in [xn, on].iter().zip(&messages) {
+                for line in lines {
+                    let _ = writeln!(log, "game {}: {who} says: {line}", job.game);
+                }
+                if *count > lines.len() as u64 {
+                    let more = *count - lines.len() as u64;
+                    let _ = writeln!(
+                        log,
+                        "game {}: {who}: {more} more MESSAGE/DEBUG lines",
+                        job.game
+                    );
+                }
+            }
+            for (who, (lines, count)) in [xn, on].iter().zip(&skipped) {
+                if *count > 0 {
+                    let _ = writeln!(
+                        log,
+                        "game {}: {who} wrote {count} stdout lines outside responses (skipped), first: {:?}",
+                        job.game,
+                        lines.first().map(|l| super::detail_text(l))
+                    );
+                }
+            }
+        }
+        let sgf_error = config.sgf_dir.as_deref().and_then(|dir| {
+            write_sgf(dir, &job, &end, [xn, on], opening, config)
+                .err()
+                .map(|e| format!("{e:#}"))
+        });
+        let waited = end.time[0] + end.time[1] + start_up;
+        let now = Instant::now();
+        batch.games.push(Finished {
+            job,
+            skipped: [skipped[0].1, skipped[1].1],
+            sgf_error,
+            referee: (now - started).saturating_sub(waited),
+            end,
+        });
+        batch.oldest.get_or_insert(started);
+        now
+    }
+
+    /// Enters a worker's finished games into the books (its time counts
+    /// with the worker's next game).
+    fn hand_in(&self, batch: &mut Batch) {
+        if batch.games.is_empty() {
+            return;
+        }
+        let mut books = self.books();
+        if books.enter(batch, self.watcher) {
+            self.stop.store(true, Ordering::Relaxed);
+        }
+        drop(books);
+        batch.games.clear();
+        batch.records.clear();
+        batch.log.clear();
+        batch.oldest = None;
+    }
 }
 
 /// Writes a finished game into `--sgf-dir`.
 fn write_sgf(
     dir: &Path,
-    f: &Finished,
-    x: &str,
-    o: &str,
-    openings: &Openings,
+    job: &Job,
+    end: &GameEnd,
+    [x, o]: [&str; 2],
+    opening: &[Cell],
     config: &Config,
 ) -> anyhow::Result<()> {
     use crate::records::{Ending, RecordedGame};
-    let opening = openings.round(f.job.round);
     let mut moves = opening.to_vec();
-    moves.extend(&f.end.moves);
-    let ending = match (f.end.reason, f.end.winner) {
+    moves.extend(&end.moves);
+    let ending = match (end.reason, end.winner) {
         (Reason::Win, Some(w)) => Ending::Win(w),
         (Reason::Draw, _) => Ending::Draw,
         (reason, Some(w)) => Ending::Forfeit {
             winner: w,
             reason: reason.name().to_string(),
-            detail: f.end.detail.clone(),
+            detail: end.detail.clone(),
         },
         _ => Ending::Unfinished,
     };
@@ -189,9 +587,9 @@ fn write_sgf(
         moves,
         opening: opening.len(),
         ending,
-        title: Some(format!("game {} (seed {})", f.job.game, config.seed)),
+        title: Some(format!("game {} (seed {})", job.game, config.seed)),
     };
-    let path = dir.join(format!("{}.sgf", RecordedGame::file_stem(f.job.game, x, o)));
+    let path = dir.join(format!("{}.sgf", RecordedGame::file_stem(job.game, x, o)));
     std::fs::write(&path, crate::records::sgf::write(&game))
         .with_context(|| format!("cannot write {}", path.display()))
 }
@@ -222,30 +620,47 @@ fn two_mut<T>(v: &mut [T], i: usize, j: usize) -> Option<(&mut T, &mut T)> {
     }
 }
 
-/// A worker: takes games off the schedule and plays them with its own
-/// engine processes, replacing any process that faulted.
-fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
-    let config = shared.config;
-    let mut procs: Vec<Option<EngineLink>> = (0..shared.engines.len()).map(|_| None).collect();
-    loop {
-        if shared.stop.load(Ordering::Relaxed) || shared.cancel.load(Ordering::Relaxed) {
-            break;
-        }
-        let next = shared.next.fetch_add(1, Ordering::Relaxed);
-        let Some(&game) = shared.todo.get(next) else {
-            break;
-        };
-        let job = shared.schedule.job(game);
-        let opening = shared.openings.round(job.round);
+/// What a worker plays its games with.
+trait Players {
+    /// Plays `job`; `None` when Ctrl-C abandoned it.
+    fn play(
+        &mut self,
+        job: &Job,
+        setup: &GameSetup<'_>,
+        on_move: &mut dyn FnMut(Player, Cell),
+    ) -> Option<Played>;
+    /// The end of the worker: every engine let go.
+    fn close(self);
+}
+
+/// A worker's engine processes, one per engine at most, each started by
+/// the worker's own thread (see `src/client/reaper.rs`) and replaced when it
+/// faulted.
+struct Processes<'s, 'a> {
+    shared: &'s Shared<'a>,
+    procs: Vec<Option<EngineLink>>,
+}
+
+impl Players for Processes<'_, '_> {
+    fn play(
+        &mut self,
+        job: &Job,
+        setup: &GameSetup<'_>,
+        on_move: &mut dyn FnMut(Player, Cell),
+    ) -> Option<Played> {
+        let config = self.shared.config;
+        let procs = &mut self.procs;
+        let started = Instant::now();
         let mut end = None;
         for (side, idx) in [(Player::X, job.x), (Player::O, job.o)] {
             if procs[idx].is_none() {
-                match shared
+                match self
+                    .shared
                     .spawn(idx)
                     .and_then(|p| ready(p, config.startup_timeout))
                 {
                     Ok(p) => procs[idx] = Some(p),
-                    Err(ClientError::Cancelled) => break,
+                    Err(ClientError::Cancelled) => return None,
                     Err(e) => {
                         let (reason, what) = match e {
                             ClientError::Timeout => (
@@ -268,32 +683,15 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
                 }
             }
         }
-        if shared.cancel.load(Ordering::Relaxed) {
-            break;
+        let start_up = started.elapsed();
+        if self.shared.cancel.load(Ordering::Relaxed) {
+            return None;
         }
-        let Some((x_slot, o_slot)) = two_mut(&mut procs, job.x, job.o) else {
-            break;
-        };
+        let (x_slot, o_slot) = two_mut(procs, job.x, job.o)?;
         let end = match (end, x_slot.as_mut(), o_slot.as_mut()) {
             (Some(end), _, _) => end,
-            (None, Some(x), Some(o)) => {
-                let setup = GameSetup {
-                    geometry: config.geometry,
-                    opening: &opening,
-                    seeds: [
-                        derive_seed(config.seed, Stream::Engine, &[game as u64, 0]),
-                        derive_seed(config.seed, Stream::Engine, &[game as u64, 1]),
-                    ],
-                    movetime_ms: config.movetime_ms,
-                    timeout: config.timeout,
-                    match_time: config.match_time_ms.map(Duration::from_millis),
-                };
-                match play_game([x, o], &setup) {
-                    Ok(end) => end,
-                    Err(_cancelled) => break,
-                }
-            }
-            _ => break,
+            (None, Some(x), Some(o)) => play_game([x, o], setup, on_move).ok()?,
+            _ => return None,
         };
         let skipped = [&mut *x_slot, &mut *o_slot]
             .map(|slot| slot.as_mut().map(|p| p.take_skipped()).unwrap_or_default());
@@ -307,19 +705,141 @@ fn worker(shared: &Shared<'_>, results: Sender<Finished>) {
                 }
             }
         }
-        if results
-            .send(Finished {
-                job,
-                end,
-                skipped,
-                messages,
-            })
-            .is_err()
-        {
+        Some(Played {
+            end,
+            skipped,
+            messages,
+            start_up,
+        })
+    }
+
+    fn close(self) {
+        shutdown_all(
+            self.procs.into_iter().flatten().collect(),
+            self.shared.config.grace,
+        );
+    }
+}
+
+/// A worker's built-in bots, played in process: one engine per engine of
+/// the run, kept from game to game as a process is, and made afresh after
+/// a fault as a process is restarted.
+struct Bots<'s> {
+    kinds: Vec<BotKind>,
+    engines: Vec<Option<Engine>>,
+    /// The referee's board, kept from game to game.
+    board: crate::rules::Board,
+    cancel: &'s AtomicBool,
+}
+
+impl Players for Bots<'_> {
+    fn play(
+        &mut self,
+        job: &Job,
+        setup: &GameSetup<'_>,
+        on_move: &mut dyn FnMut(Player, Cell),
+    ) -> Option<Played> {
+        for idx in [job.x, job.o] {
+            if self.engines[idx].is_none() {
+                self.engines[idx] = Some(in_process::engine(self.kinds[idx]));
+            }
+        }
+        let (x, o) = two_mut(&mut self.engines, job.x, job.o)?;
+        let end = match (x.as_mut(), o.as_mut()) {
+            (Some(x), Some(o)) => {
+                match play_in_process([x, o], &mut self.board, setup, self.cancel, on_move) {
+                    Ok(end) => end,
+                    Err(Cancelled) => return None,
+                }
+            }
+            _ => return None,
+        };
+        for (replace, idx) in end.replace.into_iter().zip([job.x, job.o]) {
+            if replace {
+                self.engines[idx] = None;
+            }
+        }
+        Some(Played {
+            end,
+            skipped: Default::default(),
+            messages: Default::default(),
+            start_up: Duration::ZERO,
+        })
+    }
+
+    fn close(self) {}
+}
+
+/// A worker: takes games off the schedule, plays them with its players,
+/// does their bookkeeping and hands them in to the books in batches.
+fn worker(shared: &Shared<'_>, mut players: impl Players) {
+    let config = shared.config;
+    let watcher = shared.watcher;
+    let mut batch = Batch::default();
+    // Each game starts when the last one's bookkeeping ended: one clock
+    // read a game.
+    let mut started = Instant::now();
+    // Both games of a pair (and every pairing of a round) have one opening.
+    let mut opening_of: (usize, Cow<'_, [Cell]>) = (usize::MAX, Cow::Borrowed(&[]));
+    loop {
+        if shared.stop.load(Ordering::Relaxed) || shared.cancel.load(Ordering::Relaxed) {
             break;
         }
+        let Some(game) = shared.next_game() else {
+            break;
+        };
+        let job = shared.schedule.job(game);
+        if opening_of.0 != job.round {
+            opening_of = (job.round, shared.openings.round(job.round));
+        }
+        let opening = &*opening_of.1;
+        let setup = GameSetup {
+            geometry: config.geometry,
+            opening,
+            seeds: [
+                derive_seed(config.seed, Stream::Engine, &[game as u64, 0]),
+                derive_seed(config.seed, Stream::Engine, &[game as u64, 1]),
+            ],
+            movetime_ms: config.movetime_ms,
+            timeout: config.timeout,
+            match_time: config.match_time_ms.map(Duration::from_millis),
+        };
+        let played = match watcher {
+            Some(w) => {
+                w.game_started(&GameStart {
+                    game,
+                    pair: job.pair,
+                    x: &shared.engines[job.x].name,
+                    o: &shared.engines[job.o].name,
+                    opening,
+                });
+                let mut ply = 0;
+                players.play(&job, &setup, &mut |side, cell| {
+                    ply += 1;
+                    w.move_played(&MovePlayed {
+                        game,
+                        ply,
+                        side,
+                        cell,
+                    });
+                })
+            }
+            None => players.play(&job, &setup, &mut |_, _| {}),
+        };
+        let Some(played) = played else {
+            break;
+        };
+        let now = shared.finished(&mut batch, job, played, opening, started);
+        let since = batch.oldest.unwrap_or(started);
+        started = now;
+        // With an SPRT every game goes in at once: the test stops the run
+        // as soon as it decides.
+        if config.sprt.is_some() || batch.games.len() >= BATCH_GAMES || now - since >= BATCH_TIME {
+            shared.hand_in(&mut batch);
+        }
     }
-    shutdown_all(procs.into_iter().flatten().collect(), config.grace);
+    shared.hand_in(&mut batch);
+    players.close();
 }
 
 /// Waits for a fresh process to answer `protocol_version` within the
@@ -476,7 +996,7 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
         engines.push(EngineInfo {
             name,
             command: spec.argv.clone(),
-            protocol: spec.dialect.name(),
+            protocol: spec.dialect.name().to_string(),
         });
     }
     if !errors.is_empty() {
@@ -485,53 +1005,8 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
     Ok(engines)
 }
 
-/// The live progress line.
-struct Progress {
-    enabled: bool,
-    start: Instant,
-    last: Instant,
-    /// Games resumed from records (not played in this session's time).
-    resumed: u64,
-}
-
-impl Progress {
-    fn show(&mut self, done: u64, total: usize, tallies: &[PairingTally], force: bool) {
-        if !self.enabled || (!force && self.last.elapsed() < Duration::from_millis(200)) {
-            return;
-        }
-        self.last = Instant::now();
-        let secs = self.start.elapsed().as_secs_f64();
-        let played = done.saturating_sub(self.resumed);
-        let rate = if secs > 0.0 {
-            played as f64 / secs
-        } else {
-            0.0
-        };
-        let rate_text = report::rate_text(played, secs);
-        let left = total.saturating_sub(done as usize) as f64;
-        let eta = if rate > 0.0 { left / rate } else { 0.0 };
-        let wdl = if let [t] = tallies {
-            format!("W {} D {} L {}", t.wdl.wins, t.wdl.draws, t.wdl.losses)
-        } else {
-            let draws: u64 = tallies.iter().map(|t| t.wdl.draws).sum();
-            format!("decisive {} drawn {draws}", done - draws)
-        };
-        eprint!(
-            "\r\x1b[K{done}/{total} games  {wdl}  {rate_text}  ETA {}:{:02}",
-            (eta as u64) / 60,
-            (eta as u64) % 60
-        );
-    }
-
-    fn clear(&self) {
-        if self.enabled {
-            eprint!("\r\x1b[K");
-        }
-    }
-}
-
 /// The SPRT's state over a pairing's pairs.
-fn sprt_status(test: super::stats::Sprt, tally: &PairingTally) -> SprtStatus {
+pub(super) fn sprt_status(test: super::stats::Sprt, tally: &PairingTally) -> SprtStatus {
     let llr = test.llr(&tally.penta);
     SprtStatus {
         test,
@@ -542,19 +1017,74 @@ fn sprt_status(test: super::stats::Sprt, tally: &PairingTally) -> SprtStatus {
     }
 }
 
+/// The engines of an `--in-process` run: the built-in bots by name, with
+/// the command a process of each would run. Nothing to start, so nothing
+/// to check.
+fn bot_engines(config: &Config) -> anyhow::Result<(Vec<EngineInfo>, Vec<BotKind>)> {
+    if let Some(e) = config.engines.iter().find(|e| e.bot.is_none()) {
+        bail!(
+            "--in-process plays built-in bots only, and '{}' is a program",
+            crate::client::join_words(&e.argv)
+        );
+    }
+    let mut engines: Vec<EngineInfo> = Vec::new();
+    let mut kinds = Vec::new();
+    for spec in &config.engines {
+        let base = spec.name.clone().unwrap_or_default();
+        let mut name = base.clone();
+        let mut n = 2;
+        while engines.iter().any(|e| e.name == name) {
+            name = format!("{base}-{n}");
+            n += 1;
+        }
+        engines.push(EngineInfo {
+            name,
+            command: spec.argv.clone(),
+            protocol: spec.dialect.name().to_string(),
+        });
+        kinds.extend(spec.bot);
+    }
+    Ok((engines, kinds))
+}
+
 /// Runs the tournament of `config`; `cancel` is raised by Ctrl-C. Start-up
 /// failures (and records that don't belong to this run, for `--resume`) are
 /// errors before any game; faults during games are results.
 pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcome> {
+    let Some(addr) = config.serve else {
+        return run_watched(config, cancel, None);
+    };
+    // The watch page is up before the engines start, so a port in use
+    // stops the run before anything is played.
+    let live = Arc::new(Live::new());
+    let url = crate::serve::watch::start(addr.ip(), addr.port(), Arc::clone(&live))?;
+    say(&format!("referee: watch the run at {url}"));
+    run_watched(config, cancel, Some(&*live))
+}
+
+/// [`run`], telling `watcher` every game's start, moves and end.
+pub fn run_watched(
+    config: &Config,
+    cancel: Arc<AtomicBool>,
+    watcher: Option<&dyn Watcher>,
+) -> anyhow::Result<RunOutcome> {
     if config.engines.len() < 2 {
         bail!("a tournament needs at least two engines");
     }
     if config.sprt.is_some() && config.engines.len() != 2 {
         bail!("--sprt needs exactly two engines");
     }
+    if config.sprt.is_some() && config.shard.is_some() {
+        bail!("--sprt and --shard: an SPRT match is played as one run");
+    }
     if config.resume.is_some() && config.games_out.is_none() {
         bail!("--resume needs --games-out: the records to resume from");
     }
+    let bots = if config.in_process {
+        Some(bot_engines(config)?)
+    } else {
+        None
+    };
     // No file of the run may be another, nor a directory where a file is
     // due (or the other way round): checked before anything is written.
     config.files().check()?;
@@ -582,21 +1112,19 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
     }
     // Opened for appending: after `tidy` cuts an unfinished line off, the
     // next record still lands at the new end.
-    let mut games_out = config.games_out.as_deref().map(open_append).transpose()?;
-    let mut log = match &config.log_dir {
+    let games_out = config.games_out.as_deref().map(open_append).transpose()?;
+    let log = match &config.log_dir {
         Some(dir) => Some(open_append(&dir.join(super::files::REFEREE_LOG))?),
         None => None,
     };
 
-    let engines = check_engines(config, &cancel)?;
-    let n = engines.len();
-    let pairings: Vec<(usize, usize)> = (0..n)
-        .flat_map(|a| (a + 1..n).map(move |b| (a, b)))
-        .collect();
-    let schedule = Schedule {
-        total: pairings.len() * config.games as usize,
-        pairings,
+    let (engines, kinds) = match bots {
+        Some((engines, kinds)) => (engines, kinds),
+        None => (check_engines(config, &cancel)?, Vec::new()),
     };
+    let n = engines.len();
+    let schedule = Schedule::new(n, config.games, config.shard);
+    let run_line = RunLine::of(config, &engines, &openings, schedule.total);
     let mut tallies: Vec<PairingTally> = schedule
         .pairings
         .iter()
@@ -604,9 +1132,16 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         .collect();
     let mut skipped_lines = vec![0u64; n];
     let mut done = 0u64;
-    let mut played = vec![false; schedule.total];
+    let mut played = GameSet::new(schedule.total);
     if let Some(past) = &config.resume {
-        let past_games = resume::check(past, config, &schedule, &openings, &engines)?;
+        let context = resume::RunContext {
+            geometry: config.geometry,
+            schedule: &schedule,
+            openings: Some(&openings),
+            engines: &engines,
+            run: &run_line,
+        };
+        let past_games = resume::check(past, &context)?;
         past.tidy()?;
         if let Some((line, bytes)) = past.unfinished {
             say(&format!(
@@ -619,11 +1154,13 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
             tallies[g.job.pairing].add(g.job.pair, a_side, &g.end);
             skipped_lines[g.job.x] += g.skipped[0];
             skipped_lines[g.job.o] += g.skipped[1];
-            played[g.job.game] = true;
+            played.insert(g.job.game);
         }
         done = past_games.len() as u64;
     }
-    let todo: Vec<usize> = (0..schedule.total).filter(|&g| !played[g]).collect();
+    let session_total = schedule.session_total();
+    // Every resumed game is this session's (checked).
+    let to_play = session_total.saturating_sub(done as usize);
     let resumed = done;
     // A resumed SPRT match may be decided already.
     let decided = config
@@ -631,157 +1168,128 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
         .is_some_and(|test| sprt_status(test, &tallies[0]).decision != SprtDecision::Continue);
     if let Some(past) = &config.resume {
         say(&format!(
-            "referee: resuming from {}: {resumed} of {} games already played, {}",
+            "referee: resuming from {}: {resumed} of {session_total} games already played, {}",
             past.path.display(),
-            schedule.total,
             if decided {
                 "and the SPRT is decided: nothing to play".to_string()
             } else {
-                format!("{} to play", todo.len())
+                format!("{to_play} to play")
             }
         ));
     }
+    let counts = Counts {
+        engines: &engines,
+        total: session_total,
+        tallies,
+        skipped_lines,
+        done,
+        plies: 0,
+        engine_time: Duration::ZERO,
+        referee_time: Duration::ZERO,
+        sprt: config.sprt,
+    };
+    // The report's head; its counts are filled in as they stand.
+    let info_now = |counts: &Counts<'_>, seconds: f64, interrupted: bool| RunInfo {
+        seed: config.seed,
+        geometry: config.geometry,
+        games_per_pairing: config.games,
+        openings: openings.description().to_string(),
+        session: report::Session::Played {
+            concurrency: config.concurrency,
+            in_process: config.in_process,
+            resumed,
+            seconds,
+            per_ply: PlyTimes::of(counts.plies, counts.referee_time, counts.engine_time),
+        },
+        shard: config.shard,
+        run_games: schedule.total,
+        total_games: session_total,
+        interrupted,
+        skipped_lines: counts.skipped_lines.clone(),
+    };
+    if let Some(w) = watcher {
+        w.run_started(&info_now(&counts, 0.0, false), &counts.standings());
+    }
+    let books = Books {
+        counts,
+        games_out,
+        run_line: Some(run_line.line()),
+        log,
+        write_errors: Vec::new(),
+        progress: Progress::new(
+            config.progress,
+            std::io::stderr().is_terminal(),
+            config.progress_every,
+            resumed,
+        ),
+    };
     let shared = Shared {
         config,
         engines: &engines,
         schedule: &schedule,
         openings: &openings,
-        todo: &todo,
+        resumed: &played,
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(decided),
         cancel: Arc::clone(&cancel),
         spawned: AtomicUsize::new(0),
+        run_id: &run_line.run,
+        books: Mutex::new(books),
+        watcher,
     };
     let start = Instant::now();
-    let mut progress = Progress {
-        enabled: config.progress && std::io::stderr().is_terminal(),
-        start,
-        last: start,
-        resumed,
-    };
-    let mut write_errors: Vec<String> = Vec::new();
 
     std::thread::scope(|s| {
-        let (tx, rx) = channel::<Finished>();
-        let workers = config.concurrency.clamp(1, todo.len().max(1));
+        // Each worker holds a sender: when the last is gone, all are done.
+        let (done_tx, done_rx) = channel::<()>();
+        let workers = config.concurrency.clamp(1, to_play.max(1));
         for _ in 0..workers {
-            let tx = tx.clone();
+            let done_tx = done_tx.clone();
             let shared = &shared;
+            let kinds = &kinds;
+            let cancel = &*cancel;
             std::thread::Builder::new()
                 .name("referee-worker".into())
-                .spawn_scoped(s, move || worker(shared, tx))
+                .spawn_scoped(s, move || {
+                    let _done = done_tx;
+                    if config.in_process {
+                        let bots = Bots {
+                            kinds: kinds.clone(),
+                            engines: (0..kinds.len()).map(|_| None).collect(),
+                            board: crate::rules::Board::new(config.geometry),
+                            cancel,
+                        };
+                        worker(shared, bots);
+                    } else {
+                        let procs = Processes {
+                            shared,
+                            procs: (0..shared.engines.len()).map(|_| None).collect(),
+                        };
+                        worker(shared, procs);
+                    }
+                })
                 .ok();
         }
-        drop(tx);
+        drop(done_tx);
         loop {
+            match done_rx.recv_timeout(Duration::from_millis(100)) {
+                Err(RecvTimeoutError::Disconnected) => break,
+                Ok(()) | Err(RecvTimeoutError::Timeout) => {}
+            }
             if cancel.load(Ordering::Relaxed) {
                 shared.stop.store(true, Ordering::Relaxed);
             }
-            let f = match rx.recv_timeout(Duration::from_millis(100)) {
-                Ok(f) => f,
-                Err(RecvTimeoutError::Timeout) => {
-                    progress.show(done, schedule.total, &tallies, false);
-                    continue;
-                }
-                Err(RecvTimeoutError::Disconnected) => break,
-            };
-            done += 1;
-            let job = f.job;
-            let (xn, on) = (engines[job.x].name.as_str(), engines[job.o].name.as_str());
-            let fault_by = f.end.fault_by.map(|p| if p == Player::X { xn } else { on });
-            if let Some(out) = games_out.as_mut() {
-                let record = GameRecord {
-                    schema: RECORD_SCHEMA,
-                    game: job.game,
-                    pair: job.pair,
-                    x: xn.to_string(),
-                    o: on.to_string(),
-                    opening: one_based(&openings.round(job.round)),
-                    moves: one_based(&f.end.moves),
-                    result: GameResult::of(f.end.winner),
-                    reason: f.end.reason,
-                    fault_by: fault_by.map(str::to_string),
-                    detail: f.end.detail.clone(),
-                    time_ms: TimeUsed {
-                        x: (f.end.time[0].as_secs_f64() * 1e6).round() / 1e3,
-                        o: (f.end.time[1].as_secs_f64() * 1e6).round() / 1e3,
-                    },
-                    skipped: SkippedLines {
-                        x: f.skipped[0].1,
-                        o: f.skipped[1].1,
-                    },
-                    seed: Some(config.seed),
-                    board: Some(config.geometry.into()),
-                };
-                if let Err(e) = write_record(out, &record) {
-                    // Said at once (the run goes on: the report still comes)
-                    // and again at the end; later failures are counted.
-                    if write_errors.is_empty() {
-                        progress.clear();
-                        say(&format!(
-                            "referee: cannot write a record to --games-out: {e:#}"
-                        ));
-                    }
-                    write_errors.push(format!("game {}: {e:#}", job.game));
-                }
-            }
-            if let Some(dir) = &config.sgf_dir {
-                if let Err(e) = write_sgf(dir, &f, xn, on, &openings, config) {
-                    if write_errors.is_empty() {
-                        progress.clear();
-                        say(&format!(
-                            "referee: cannot write an SGF record to --sgf-dir: {e:#}"
-                        ));
-                    }
-                    write_errors.push(format!("game {}: {e:#}", job.game));
-                }
-            }
-            if let Some(log) = log.as_mut() {
-                if let (Some(who), Some(detail)) = (fault_by, f.end.detail.as_deref()) {
-                    let _ = writeln!(
-                        log,
-                        "game {}: {who} {}: {detail}",
-                        job.game,
-                        f.end.reason.name()
-                    );
-                }
-                for (who, (lines, count)) in [xn, on].iter().zip(&f.messages) {
-                    for line in lines {
-                        let _ = writeln!(log, "game {}: {who} says: {line}", job.game);
-                    }
-                    if *count > lines.len() as u64 {
-                        let more = *count - lines.len() as u64;
-                        let _ = writeln!(
-                            log,
-                            "game {}: {who}: {more} more MESSAGE/DEBUG lines",
-                            job.game
-                        );
-                    }
-                }
-                for (who, (lines, count)) in [xn, on].iter().zip(&f.skipped) {
-                    if *count > 0 {
-                        let _ = writeln!(
-                            log,
-                            "game {}: {who} wrote {count} stdout lines outside responses (skipped), first: {:?}",
-                            job.game,
-                            lines.first().map(|l| super::detail_text(l))
-                        );
-                    }
-                }
-            }
-            skipped_lines[job.x] += f.skipped[0].1;
-            skipped_lines[job.o] += f.skipped[1].1;
-            let tally = &mut tallies[job.pairing];
-            let a_side = if job.a_is_x { Player::X } else { Player::O };
-            let pair_done = tally.add(job.pair, a_side, &f.end);
-            if let (Some(test), true) = (config.sprt, pair_done) {
-                if sprt_status(test, tally).decision != SprtDecision::Continue {
-                    shared.stop.store(true, Ordering::Relaxed);
-                }
-            }
-            progress.show(done, schedule.total, &tallies, false);
+            shared.books().tick();
         }
     });
+    let seconds = start.elapsed().as_secs_f64();
+    let Books {
+        counts,
+        mut write_errors,
+        mut progress,
+        ..
+    } = shared.books.into_inner().unwrap_or_else(|e| e.into_inner());
+    let done = counts.done;
     progress.clear();
     if let (Some(first), Some(path)) = (write_errors.first(), &config.games_out) {
         let lost = write_errors.len();
@@ -791,33 +1299,62 @@ pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcom
             if lost == 1 { " is" } else { "s are" }
         )];
     }
+    let interrupted = cancel.load(Ordering::Relaxed) && (done as usize) < session_total;
+    let info = info_now(&counts, seconds, interrupted);
+    let standings = counts.standings();
     // Over complete pairs only, so the same as when the last pair finished.
-    let sprt = config.sprt.map(|test| sprt_status(test, &tallies[0]));
-    let interrupted = cancel.load(Ordering::Relaxed) && (done as usize) < schedule.total;
-    let info = RunInfo {
-        seed: config.seed,
-        geometry: config.geometry,
-        games_per_pairing: config.games,
-        openings: openings.description().to_string(),
-        concurrency: config.concurrency,
-        total_games: schedule.total,
-        interrupted,
-        resumed,
-        seconds: start.elapsed().as_secs_f64(),
-        skipped_lines,
-    };
+    let sprt = standings.sprt;
+    let tallies = standings.tallies;
+    if let Some(w) = watcher {
+        w.run_ended(&info, &standings);
+    }
     if let Some(path) = &config.json {
-        let summary = report::summary(&info, &engines, &tallies, sprt);
+        let summary = report::summary(&info, &engines, tallies, sprt);
         let text = serde_json::to_string_pretty(&summary)?;
         if let Err(e) = std::fs::write(path, text + "\n") {
             write_errors.push(format!("cannot write {}: {e}", path.display()));
         }
     }
     Ok(RunOutcome {
-        report: report::text(&info, &engines, &tallies, sprt.as_ref()),
+        report: report::text(&info, &engines, tallies, sprt.as_ref()),
         interrupted,
         games: done,
-        total: schedule.total,
+        total: session_total,
         write_errors,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sessions_games_are_its_shards_in_order() {
+        for (engines, games) in [(2, 10), (3, 6), (4, 2), (2, 2)] {
+            let whole = Schedule::new(engines, games, None);
+            for count in 1..=5u32 {
+                let mut seen = Vec::new();
+                for index in 1..=count {
+                    let s = Schedule::new(engines, games, Some(Shard::new(index, count).unwrap()));
+                    let mine: Vec<usize> = (0..).map_while(|k| s.session_game(k)).collect();
+                    let expected: Vec<usize> = (0..s.total).filter(|&g| s.is_ours(g)).collect();
+                    assert_eq!(mine, expected, "shard {index}/{count}");
+                    assert_eq!(mine.len(), s.session_total(), "shard {index}/{count}");
+                    seen.extend(mine);
+                }
+                seen.sort();
+                assert_eq!(seen, (0..whole.total).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    #[test]
+    fn a_game_set_holds_what_was_put_in() {
+        let mut set = GameSet::new(130);
+        for g in [0, 63, 64, 129] {
+            set.insert(g);
+        }
+        let held: Vec<usize> = (0..200).filter(|&g| set.contains(g)).collect();
+        assert_eq!(held, [0, 63, 64, 129]);
+    }
 }

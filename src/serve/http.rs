@@ -14,7 +14,7 @@ use super::assets;
 use super::socket::{self, Ws};
 use super::Server;
 use std::io::{self, Read, Write};
-use std::net::TcpStream;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::time::Duration;
 
 /// Where the page opens its WebSocket.
@@ -140,18 +140,18 @@ pub fn read_head(mut stream: &TcpStream, buf: &mut Vec<u8>) -> Result<Request, H
 }
 
 /// A response about to be written.
-struct Response<'a> {
-    status: u16,
-    content_type: &'a str,
-    body: &'a [u8],
-    extra: &'a [(&'a str, &'a str)],
-    head_only: bool,
-    close: bool,
+pub(crate) struct Response<'a> {
+    pub status: u16,
+    pub content_type: &'a str,
+    pub body: &'a [u8],
+    pub extra: &'a [(&'a str, &'a str)],
+    pub head_only: bool,
+    pub close: bool,
 }
 
 impl Response<'_> {
     /// A plain-text response saying `text`.
-    fn text<'a>(status: u16, text: &'a str, extra: &'a [(&'a str, &'a str)]) -> Response<'a> {
+    pub fn text<'a>(status: u16, text: &'a str, extra: &'a [(&'a str, &'a str)]) -> Response<'a> {
         Response {
             status,
             content_type: "text/plain; charset=utf-8",
@@ -162,7 +162,19 @@ impl Response<'_> {
         }
     }
 
-    fn write(&self, mut out: &TcpStream) -> io::Result<()> {
+    /// The response for a GET (or HEAD) of a file of the page.
+    pub fn asset<'a>(asset: &'a assets::Asset, req: &Request) -> Response<'a> {
+        Response {
+            status: 200,
+            content_type: asset.content_type,
+            body: asset.body,
+            extra: &[],
+            head_only: req.method == "HEAD",
+            close: !req.keeps_alive() || req.has_body(),
+        }
+    }
+
+    pub fn write(&self, mut out: &TcpStream) -> io::Result<()> {
         let mut head = format!(
             "HTTP/1.1 {} {}\r\nContent-Type: {}\r\nContent-Length: {}\r\n\
              Cache-Control: no-cache\r\nX-Content-Type-Options: nosniff\r\n\
@@ -275,19 +287,10 @@ enum Route<'a> {
 
 /// Decides the answer to one request.
 fn route<'a>(req: &'a Request, server: &Server) -> Route<'a> {
-    let refuse = |status, text| Route::Page(Response::text(status, text, &[]));
-    let Some(host) = req.header("host") else {
-        return refuse(400, "a Host header is required\n");
+    let host = match check_host(req, server.hosts.as_deref()) {
+        Ok(host) => host,
+        Err(response) => return Route::Page(response),
     };
-    if let Some(hosts) = &server.hosts {
-        if !hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) {
-            return refuse(
-                403,
-                "this server answers only to the loopback address it listens on \
-                 (open the URL that `kinrow serve` printed)\n",
-            );
-        }
-    }
     if req.path == SOCKET_PATH {
         return check_upgrade(req, host);
     }
@@ -302,20 +305,64 @@ fn route<'a>(req: &'a Request, server: &Server) -> Route<'a> {
             ))
         }
     };
-    let close = !req.keeps_alive() || req.has_body();
     match assets::find(&req.path) {
-        Some(asset) => Route::Page(Response {
-            status: 200,
-            content_type: asset.content_type,
-            body: asset.body,
-            extra: &[],
-            head_only,
-            close,
-        }),
+        Some(asset) => Route::Page(Response::asset(asset, req)),
         None => Route::Page(Response {
             head_only,
             ..Response::text(404, "no such page\n", &[])
         }),
+    }
+}
+
+/// The `Host` header values a server listening on `addr` answers to:
+/// on a loopback address only the names of that address (a web site that
+/// points its own name at 127.0.0.1, "DNS rebinding", is refused); `None`
+/// (any) on an explicit other address, reached by whatever name.
+pub fn allowed_hosts(addr: SocketAddr) -> Option<Vec<String>> {
+    addr.ip().is_loopback().then(|| {
+        let port = addr.port();
+        let mut names = vec![
+            format!("localhost:{port}"),
+            match addr.ip() {
+                IpAddr::V4(ip) => format!("{ip}:{port}"),
+                IpAddr::V6(ip) => format!("[{ip}]:{port}"),
+            },
+        ];
+        if port == 80 {
+            names.extend(["localhost".to_string(), addr.ip().to_string()]);
+        }
+        names
+    })
+}
+
+/// The address to open for a server listening on `addr`.
+pub fn page_url(addr: SocketAddr) -> String {
+    let host = match addr.ip() {
+        IpAddr::V4(ip) if ip.is_unspecified() => Ipv4Addr::LOCALHOST.to_string(),
+        IpAddr::V4(ip) => ip.to_string(),
+        IpAddr::V6(ip) if ip.is_unspecified() => "[::1]".to_string(),
+        IpAddr::V6(ip) => format!("[{ip}]"),
+    };
+    format!("http://{host}:{}/", addr.port())
+}
+
+/// The request's `Host`, if the server answers to it (see
+/// [`allowed_hosts`]); else the refusal to send.
+pub(crate) fn check_host<'r>(
+    req: &'r Request,
+    hosts: Option<&[String]>,
+) -> Result<&'r str, Response<'static>> {
+    let Some(host) = req.header("host") else {
+        return Err(Response::text(400, "a Host header is required\n", &[]));
+    };
+    match hosts {
+        Some(hosts) if !hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) => Err(Response::text(
+            403,
+            "this server answers only to the loopback address it listens on \
+             (open the URL that was printed when it started)\n",
+            &[],
+        )),
+        _ => Ok(host),
     }
 }
 

@@ -8,6 +8,8 @@
 //!   `src/serve/page/`), compiled into the binary.
 //! - [`socket`]: one WebSocket connection: frames in and out, size limits,
 //!   heartbeats, and a close that is noticed at once.
+//! - [`watch`]: `referee --serve`, the read-only page of a running
+//!   tournament.
 //! - [`session`]: one browser tab's game: a rules core that answers the
 //!   protocol, and the engine processes of its seats, each move of theirs
 //!   checked.
@@ -19,6 +21,7 @@ pub mod assets;
 pub mod http;
 pub mod session;
 pub mod socket;
+pub mod watch;
 
 use crate::client::{join_words, EngineCommand};
 use crate::play::parse_seconds;
@@ -27,7 +30,7 @@ use anyhow::Context;
 use clap::Args;
 use session::{Catalog, Session};
 use std::io::Write;
-use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpListener, TcpStream};
+use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
@@ -138,20 +141,7 @@ const SPARE_CONNECTIONS: usize = 64;
 impl Server {
     /// A server for `addr` (its port already bound).
     pub fn new(addr: SocketAddr, args: &ServeArgs, program: PathBuf) -> Server {
-        let hosts = addr.ip().is_loopback().then(|| {
-            let port = addr.port();
-            let mut names = vec![
-                format!("localhost:{port}"),
-                match addr.ip() {
-                    IpAddr::V4(ip) => format!("{ip}:{port}"),
-                    IpAddr::V6(ip) => format!("[{ip}]:{port}"),
-                },
-            ];
-            if port == 80 {
-                names.extend(["localhost".to_string(), addr.ip().to_string()]);
-            }
-            names
-        });
+        let hosts = http::allowed_hosts(addr);
         Server {
             addr,
             hosts,
@@ -177,13 +167,7 @@ impl Server {
 
     /// The page's address.
     pub fn url(&self) -> String {
-        let host = match self.addr.ip() {
-            IpAddr::V4(ip) if ip.is_unspecified() => Ipv4Addr::LOCALHOST.to_string(),
-            IpAddr::V4(ip) => ip.to_string(),
-            IpAddr::V6(ip) if ip.is_unspecified() => "[::1]".to_string(),
-            IpAddr::V6(ip) => format!("[{ip}]"),
-        };
-        format!("http://{host}:{}/", self.addr.port())
+        http::page_url(self.addr)
     }
 
     /// Takes a session slot, if one is free.

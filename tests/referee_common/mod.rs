@@ -5,9 +5,12 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Output, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 /// A scratch directory removed on drop.
@@ -49,8 +52,15 @@ pub struct Run {
     pub stderr: String,
     /// The `--json` summary, if written.
     pub summary: Option<Value>,
-    /// The `--games-out` lines, sorted by game index.
+    /// The `--games-out` records, sorted by game index.
     pub games: Vec<Value>,
+    /// The `--games-out` run lines, in order.
+    pub runs: Vec<Value>,
+}
+
+/// Whether a `--games-out` line is a game record (not a run line).
+pub fn is_game(line: &Value) -> bool {
+    line.get("game").is_some()
 }
 
 /// Stderr as one line per message: the referee wraps its messages at 80
@@ -80,11 +90,12 @@ pub fn records(scratch: &Scratch, output: Output) -> Run {
     let summary = std::fs::read_to_string(scratch.path("summary.json"))
         .ok()
         .map(|t| serde_json::from_str(&t).expect("summary is JSON"));
-    let mut games: Vec<Value> = std::fs::read_to_string(scratch.path("games.jsonl"))
-        .unwrap_or_default()
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each game line is JSON"))
-        .collect();
+    let (mut games, runs): (Vec<Value>, Vec<Value>) =
+        std::fs::read_to_string(scratch.path("games.jsonl"))
+            .unwrap_or_default()
+            .lines()
+            .map(|l| serde_json::from_str::<Value>(l).expect("each line is JSON"))
+            .partition(is_game);
     games.sort_by_key(|g| g["game"].as_u64());
     Run {
         stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -92,6 +103,7 @@ pub fn records(scratch: &Scratch, output: Output) -> Run {
         output,
         summary,
         games,
+        runs,
     }
 }
 
@@ -155,10 +167,11 @@ pub fn games_without_time(run: &Run) -> Vec<Value> {
         .collect()
 }
 
-/// The JSON summary without its wall-clock time.
+/// The JSON summary without its wall-clock time and time per ply.
 pub fn summary_without_time(run: &Run) -> Value {
     let mut s = run.summary.clone().expect("a summary was written");
     s.as_object_mut().unwrap().remove("seconds");
+    s.as_object_mut().unwrap().remove("per_ply_us");
     s
 }
 
@@ -171,10 +184,29 @@ pub fn timing_line(stdout: &str) -> &str {
         .unwrap_or_default()
 }
 
-/// The text report without its timing line.
+/// The text report without its timing lines (the games' time, the time
+/// per ply).
 pub fn report_without_time(run: &Run) -> Vec<&str> {
     let timing = timing_line(&run.stdout);
-    run.stdout.lines().filter(|&l| l != timing).collect()
+    run.stdout
+        .lines()
+        .filter(|&l| l != timing && !l.starts_with("time per ply: "))
+        .collect()
+}
+
+/// A report without its second line (concurrency and mode, or a merge's
+/// files) and without times (`N of M games`, not how long they took): what
+/// one run, its in-process twin and its merged shards all say.
+pub fn report_core(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .enumerate()
+        .filter(|&(i, l)| i != 1 && !l.starts_with("time per ply: "))
+        .map(|(_, l)| match l.find(" games in ") {
+            Some(at) => l[..at + " games".len()].to_string(),
+            None => l.to_string(),
+        })
+        .collect()
 }
 
 /// Starts the referee with `args` plus the record arguments in the
@@ -193,8 +225,9 @@ pub fn start(scratch: &Scratch, args: &[&str]) -> Child {
 /// Waits until `games` records are written.
 pub fn wait_for_records(scratch: &Scratch, games: usize) {
     let start = Instant::now();
-    while std::fs::read_to_string(scratch.path("games.jsonl")).map_or(0, |t| t.lines().count())
-        < games
+    while std::fs::read_to_string(scratch.path("games.jsonl")).map_or(0, |t| {
+        t.lines().filter(|l| l.contains(r#""game":"#)).count()
+    }) < games
     {
         assert!(
             start.elapsed() < Duration::from_secs(60),
@@ -236,4 +269,171 @@ pub fn record_moves(game: &Value) -> Vec<kinrow::rules::Cell> {
             kinrow::rules::Cell::from_one_based(n(0), n(1)).unwrap()
         })
         .collect()
+}
+
+/// A referee started with `--serve 0` and `args`, with the page's address.
+/// Killed when dropped before it finished.
+pub struct Watched {
+    child: Option<Child>,
+    pub url: String,
+    /// host:port
+    pub host: String,
+    /// Everything it wrote to stderr, once it has ended.
+    stderr: mpsc::Receiver<String>,
+}
+
+pub fn start_watched(scratch: &Scratch, args: &[&str]) -> Watched {
+    let mut child = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+        .args(args)
+        .args(["--serve", "0"])
+        .args(record_args(scratch))
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let stderr = child.stderr.take().unwrap();
+    let (url_tx, url_rx) = mpsc::channel();
+    let (all_tx, all_rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut all = String::new();
+        for line in BufReader::new(stderr).lines() {
+            let Ok(line) = line else { break };
+            if let Some(at) = line.find("http://") {
+                let _ = url_tx.send(line[at..].trim().to_string());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        let _ = all_tx.send(all);
+    });
+    let url = url_rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the referee printed the page's address");
+    let host = url
+        .trim_start_matches("http://")
+        .trim_end_matches('/')
+        .to_string();
+    Watched {
+        child: Some(child),
+        url,
+        host,
+        stderr: all_rx,
+    }
+}
+
+impl Watched {
+    /// Waits for the run to end (at most a minute) and reads its records.
+    pub fn finish(mut self, scratch: &Scratch) -> (std::process::ExitStatus, Run, String) {
+        let mut child = self.child.take().unwrap();
+        let start = Instant::now();
+        let status = loop {
+            if let Some(s) = child.try_wait().unwrap() {
+                break s;
+            }
+            if start.elapsed() > Duration::from_secs(60) {
+                let _ = child.kill();
+                panic!("the referee did not finish");
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        };
+        let output = child.wait_with_output().unwrap();
+        let stderr = self
+            .stderr
+            .recv_timeout(Duration::from_secs(10))
+            .unwrap_or_default();
+        (status, records(scratch, output), stderr)
+    }
+
+    /// One HTTP request, the whole response.
+    pub fn http(&self, request: &str) -> String {
+        let mut s = TcpStream::connect(&self.host).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(20))).unwrap();
+        s.write_all(request.as_bytes()).unwrap();
+        let mut out = Vec::new();
+        let _ = s.read_to_end(&mut out);
+        String::from_utf8_lossy(&out).into_owned()
+    }
+
+    pub fn get(&self, path: &str) -> String {
+        self.http(&format!(
+            "GET {path} HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            self.host
+        ))
+    }
+
+    /// The event stream, open.
+    pub fn events(&self) -> BufReader<TcpStream> {
+        let mut s = TcpStream::connect(&self.host).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        write!(s, "GET /events HTTP/1.1\r\nHost: {}\r\n\r\n", self.host).unwrap();
+        BufReader::new(s)
+    }
+}
+
+/// The next event's JSON, or `None` when the stream ends.
+pub fn next_event(stream: &mut BufReader<TcpStream>) -> Option<Value> {
+    let mut line = String::new();
+    loop {
+        line.clear();
+        if stream.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        if let Some(data) = line.strip_prefix("data: ") {
+            return Some(serde_json::from_str(data.trim_end()).expect("an event is JSON"));
+        }
+    }
+}
+
+impl Drop for Watched {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// The fixture brain, `examples/pbrain-fixture.rs` (a Gomocup brain that
+/// misbehaves on request), built for this test run: `cargo test` builds the
+/// examples, but `cargo test --test NAME` does not, so it is built here once
+/// per test binary, with the profile of the tests themselves.
+pub fn fixture_brain() -> &'static Path {
+    static BRAIN: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    BRAIN.get_or_init(|| {
+        let me = std::env::current_exe().unwrap();
+        // target/<profile dir>/deps/<test binary>
+        let profile_dir = me.parent().and_then(Path::parent).unwrap();
+        let release = profile_dir.file_name().is_some_and(|d| d == "release");
+        let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+        let status = Command::new(cargo)
+            .args(["build", "--quiet", "--example", "pbrain-fixture"])
+            .args(if release {
+                &["--release"][..]
+            } else {
+                &["--profile", "test"][..]
+            })
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .status();
+        let path = profile_dir.join("examples/pbrain-fixture");
+        assert!(
+            path.is_file(),
+            "the fixture brain {} is missing ({status:?}): cargo build --example pbrain-fixture",
+            path.display()
+        );
+        path
+    })
+}
+
+/// A run slow enough to watch move by move: two fixture engines that take
+/// 20 ms a move on 7x7 (five in a row), six games, two at once.
+pub fn slow_watched_run() -> Vec<String> {
+    let mut args = vec![
+        "--engine".to_string(),
+        fixture("a", "slow"),
+        "--engine".into(),
+        fixture("b", "slow"),
+    ];
+    let rest = "--board 7x7 --k 5 --games 6 --concurrency 2 --seed 5";
+    args.extend(rest.split(' ').map(String::from));
+    args
 }

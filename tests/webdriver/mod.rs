@@ -16,6 +16,7 @@ use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
+use std::sync::{Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
 /// The key W3C WebDriver gives element references under.
@@ -50,18 +51,28 @@ pub fn skip_loudly(why: &str) {
     let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
+/// One browser at a time in a test process: a browser's end reaps every
+/// browser process that came to this process, another browser's too.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
 /// A headless Chromium driven through chromedriver; both end when dropped.
 pub struct Browser {
     driver: Child,
     port: u16,
     session: String,
     profile: PathBuf,
+    /// Held until the browser's processes are gone (a field drops after
+    /// `Drop::drop` has run).
+    _turn: MutexGuard<'static, ()>,
 }
 
 impl Browser {
     /// Starts chromedriver and a browser with a window of `width`x`height`;
     /// `None` if either program is missing.
     pub fn start(width: u32, height: u32) -> Option<Browser> {
+        // A test that failed with the browser open poisons the lock; the
+        // browser it held is gone all the same.
+        let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
         let Some(chromium) = find_program(
             "KINROW_CHROMIUM",
             &["chromium", "chromium-browser", "google-chrome"],
@@ -108,6 +119,7 @@ impl Browser {
             port,
             session: String::new(),
             profile,
+            _turn: turn,
         };
         let until = Instant::now() + Duration::from_secs(20);
         while browser.try_call("GET", "/status", None).is_err() {

@@ -1,0 +1,217 @@
+//! `--in-process`: games between built-in bots played on the referee's own
+//! threads, with no processes and no pipes.
+//!
+//! Each side is the protocol engine itself ([`Engine`]), called through the
+//! same typed steps its line loop takes for `newgame`, `set seed`, `set
+//! movetime`, `move`, `set timeleft` and `genmove`, in the order an engine
+//! process receives them from [`super::game::play_game`]: the side to move
+//! first gets its set-up at once, the other side when its first turn comes.
+//! So the same seed plays the same games, move for move, as the process
+//! mode (the bots are seeded per game by `set seed`, and a worker keeps
+//! its engines from game to game as it keeps its processes). The referee
+//! still checks every move on its own board, and every fault an engine
+//! process can make in-process is caught the same way: a refusal, an
+//! illegal move, a reply later than the deadline, and a panic (as a crash).
+
+use super::detail_text;
+use super::game::{Cancelled, GameEnd, GameSetup, Reason};
+use crate::bots::BotKind;
+use crate::protocol::{Engine, EngineConfig, ProtocolError, Shape};
+use crate::rules::{Board, Cell, Player};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A built-in bot's engine, as a process would run it (`kinrow --bot NAME`).
+pub fn engine(bot: BotKind) -> Engine {
+    Engine::new(EngineConfig {
+        bot,
+        seed: rand::random(),
+        ..EngineConfig::default()
+    })
+}
+
+/// Calls the engine, a panic becoming a crash with its message.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, (Reason, String)> {
+    catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "no message".into());
+        (
+            Reason::Crash,
+            format!("the bot panicked: {}", detail_text(&message)),
+        )
+    })
+}
+
+/// A step that must succeed (`newgame`, an opening or told `move`), as the
+/// process mode words its refusal (`what` names the request, said only
+/// then).
+fn expect_ok(
+    step: impl FnOnce() -> Result<String, ProtocolError>,
+    what: impl FnOnce() -> String,
+) -> Result<(), (Reason, String)> {
+    guarded(step)?.map(drop).map_err(|e| {
+        (
+            Reason::Refused,
+            format!("'{}' refused: {}", what(), detail_text(&e.to_string())),
+        )
+    })
+}
+
+/// The set-up of one side: `newgame`, `set seed`, `set movetime`, the
+/// opening.
+fn set_up(
+    engine: &mut Engine,
+    setup: &GameSetup<'_>,
+    side: Player,
+) -> Result<(), (Reason, String)> {
+    let g = setup.geometry;
+    let shape = Shape {
+        rows: g.rows() as u32,
+        cols: g.cols() as u32,
+        k: g.k() as u32,
+        rule: Some(g.rule()),
+    };
+    expect_ok(|| engine.new_game(Some(shape)), || "newgame".into())?;
+    guarded(|| engine.set_seed(setup.seeds[side.index()]))?;
+    if let Some(ms) = setup.movetime_ms {
+        guarded(|| engine.set_movetime(Duration::from_millis(ms)))?;
+    }
+    for cell in setup.opening {
+        let (r, c) = one_based(*cell);
+        expect_ok(|| engine.play(r, c), || format!("move {cell}"))?;
+    }
+    Ok(())
+}
+
+fn one_based(cell: Cell) -> (u32, u32) {
+    (u32::from(cell.row) + 1, u32::from(cell.col) + 1)
+}
+
+/// Plays one game between `engines` (X, O). Faults end it as in the process
+/// mode, with the same reasons and details; a side that panicked is to be
+/// replaced ([`GameEnd::replace`]), as its process would be. Ctrl-C (`cancel`) abandons it between
+/// moves.
+///
+/// `board` is the referee's own board, kept by the caller from game to game
+/// (cleared here, or made anew for another size).
+pub fn play_in_process(
+    engines: [&mut Engine; 2],
+    board: &mut Board,
+    setup: &GameSetup<'_>,
+    cancel: &AtomicBool,
+    on_move: &mut dyn FnMut(Player, Cell),
+) -> Result<GameEnd, Cancelled> {
+    if board.geometry() == setup.geometry {
+        board.clear();
+    } else {
+        *board = Board::new(setup.geometry);
+    }
+    for &cell in setup.opening {
+        // Openings are made legal by the scheduler.
+        if board.try_play(cell).is_err() {
+            break;
+        }
+    }
+    let mut pending_setup = [true; 2];
+    let mut moves = Vec::with_capacity(setup.geometry.area());
+    let mut time = [Duration::ZERO; 2];
+    let mut clock = [setup.match_time; 2];
+    let mut unseen: [Option<Cell>; 2] = [None, None];
+    // The side to move gets its set-up before its first genmove, as the
+    // process mode writes it; so does the other side, at its first turn.
+    let first = board.to_move();
+    let mut ply_start = Instant::now();
+    let mut failed = set_up(engines[first.index()], setup, first)
+        .err()
+        .map(|f| (first, f));
+    pending_setup[first.index()] = false;
+    let result = loop {
+        if let Some(f) = failed.take() {
+            break Err(f);
+        }
+        if let Some(outcome) = board.outcome() {
+            break Ok(outcome.winner());
+        }
+        if cancel.load(Ordering::Relaxed) {
+            return Err(Cancelled);
+        }
+        let side = board.to_move();
+        let engine = &mut *engines[side.index()];
+        let left = clock[side.index()];
+        let told = unseen[side.index()].take();
+        let start = ply_start;
+        let reply = (|| -> Result<Result<Cell, ProtocolError>, (Reason, String)> {
+            if std::mem::take(&mut pending_setup[side.index()]) {
+                set_up(engine, setup, side)?;
+            }
+            if let Some(cell) = told {
+                let (r, c) = one_based(cell);
+                expect_ok(|| engine.play(r, c), || "move".into())?;
+            }
+            if let Some(l) = left {
+                let ms = l.as_millis().min(u128::from(u64::MAX)) as u64;
+                guarded(|| engine.set_time_left(Duration::from_millis(ms)))?;
+            }
+            guarded(|| engine.gen_move_from(start))
+        })();
+        // One clock read a ply: this ply's end is the next one's start (the
+        // referee's check of the move, a few nanoseconds, counts with the
+        // next reply; a read of the clock costs more than the check).
+        let now = Instant::now();
+        let used = now - start;
+        ply_start = now;
+        time[side.index()] += used;
+        if let Some(l) = left {
+            clock[side.index()] = Some(l.saturating_sub(used));
+        }
+        let fault = match reply {
+            Err(fault) => fault,
+            // A reply after the deadline is one the process mode would not
+            // have waited for.
+            Ok(_) if left.is_some_and(|l| used > l) => (
+                Reason::Timeout,
+                format!(
+                    "lost on time: {:.1} ms used, {:.1} ms were left on its clock",
+                    used.as_secs_f64() * 1e3,
+                    left.unwrap_or_default().as_secs_f64() * 1e3
+                ),
+            ),
+            Ok(_) if used > setup.timeout => (
+                Reason::Timeout,
+                format!(
+                    "no reply within {} ms, the move deadline (--timeout)",
+                    setup.timeout.as_millis()
+                ),
+            ),
+            Ok(Err(e)) => (
+                Reason::Refused,
+                format!("genmove refused: {}", detail_text(&e.to_string())),
+            ),
+            Ok(Ok(cell)) => match board.try_play(cell) {
+                Err(e) => (Reason::Illegal, format!("{cell}: {e}")),
+                Ok(_) => {
+                    moves.push(cell);
+                    unseen[side.other().index()] = Some(cell);
+                    on_move(side, cell);
+                    continue;
+                }
+            },
+        };
+        break Err((side, fault));
+    };
+    Ok(match result {
+        Ok(winner) => GameEnd::played_out(winner, moves, time),
+        Err((side, (reason, detail))) => {
+            // The side at fault gets a fresh engine, as a process would be
+            // replaced.
+            let mut end = GameEnd::forfeit(side, reason, detail);
+            end.moves = moves;
+            end.time = time;
+            end
+        }
+    })
+}
