@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # The solver's targets (issue 11, DESIGN.md §5) in one run: each board solved
 # from the empty position by `kinrow solve --json`, pinned to CPU 0, printing
-# the value, proof time (wall and the process's CPU), nodes, and the figures
-# of a plain C++ alpha-beta solver measured on this kind of machine for
-# comparison. Asserts nothing but prints MISMATCH when a proved value
-# disagrees with the literature. Machines here are shared: quote the CPU
-# column, and compare runs made side by side.
+# the value with its distance, what is proved (the value can be proved before
+# its distance: "win" in that column with "unknown" in the value's), proof
+# time (wall and the process's CPU), nodes, and the figures of a plain C++
+# alpha-beta solver measured on this kind of machine for comparison. Asserts
+# nothing but prints MISMATCH when a proved value disagrees with the
+# literature. Machines here are shared: quote the CPU column, and compare
+# runs made side by side.
 #
 # Usage: scripts/bench-solve.sh [SECONDS]   (time limit per board, default 60)
 #   ONLY='5x5 k4'  solves just the boards whose "ROWSxCOLS kK" matches.
+#   HASH=MIB       the table's size (kinrow solve --hash; default 64).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=${1:-60}
@@ -30,25 +33,27 @@ boards=(
     "8x4 4 draw -"
     "9x4 4 win -"
 )
-printf '%-8s %-6s %-9s %-10s %9s %9s %14s  %s\n' board k expected value solve_s cpu_s nodes "C++ (plain alpha-beta)"
+printf '%-8s %-6s %-9s %-10s %-10s %9s %9s %14s  %s\n' board k expected value proved solve_s cpu_s nodes "C++ (plain alpha-beta)"
 for entry in "${boards[@]}"; do
     read -r size k want cpp <<<"$entry"
     if [ -n "${ONLY:-}" ] && [[ "$size k$k" != *"$ONLY"* ]]; then
         continue
     fi
-    json=$("${pin[@]}" target/release/kinrow solve "$size" --k "$k" --time-limit "$limit" --json 2>/dev/null)
+    json=$("${pin[@]}" target/release/kinrow solve "$size" --k "$k" --time-limit "$limit" \
+        --hash "${HASH:-64}" --json 2>/dev/null)
     python3 - "$size" "$k" "$want" "$cpp" "$json" <<'PY'
 import json, sys
 size, k, want, cpp, raw = sys.argv[1:]
 d = json.loads(raw)
 value = d["value"] + (str(d["plies"]) if d["value"] == "win" and want.startswith("win") and want != "win" else "")
-if d["value"] == "unknown":
-    value = "unknown"
-    shown = f"at least {d['at_least']}, at most {d['at_most']}"
-else:
-    shown = ""
-ok = d["value"] == "unknown" or value == want or (want == "win" and d["value"] == "win")
+lo, hi = d["at_least"], d["at_most"]
+proved = lo if lo == hi else f"{lo}..{hi}"
+# The first player's value as proved, in the expected column's words.
+settled = lo if lo == hi else None
+ok = settled is None or settled == want.rstrip("0123456789")
+if ok and d["value"] == "win" and want.startswith("win") and want != "win":
+    ok = value == want
 flag = "" if ok else "  MISMATCH"
-print(f"{size:<8} {k:<6} {want:<9} {value:<10} {d['solve_seconds']:>9.3f} {d['cpu_seconds']:>9.3f} {d['nodes']:>14,}  {cpp} {shown}{flag}")
+print(f"{size:<8} {k:<6} {want:<9} {value:<10} {proved:<10} {d['solve_seconds']:>9.3f} {d['cpu_seconds']:>9.3f} {d['nodes']:>14,}  {cpp}{flag}")
 PY
 done

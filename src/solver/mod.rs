@@ -24,12 +24,14 @@
 //! cells outside every live window are not searched); pairing strategies as
 //! cheap draw proofs; then a depth-bounded AND/OR search for the distance.
 
+mod dfpn;
 mod pairing;
 mod search;
 mod shape;
 mod table;
 
 use crate::rules::{Board, Cell, Geometry, Player};
+pub use search::Prover;
 use search::{Limits, Pos, Search};
 use shape::Shape;
 use std::fmt;
@@ -231,6 +233,8 @@ pub struct Solver {
     shape: Option<Shape>,
     table: Table,
     table_mib: usize,
+    zones: bool,
+    prover: Prover,
 }
 
 impl Solver {
@@ -240,6 +244,25 @@ impl Solver {
             shape: None,
             table: Table::with_mib(table_mib),
             table_mib,
+            zones: true,
+            prover: Prover::Both,
+        }
+    }
+
+    /// Chooses the search that answers the value's questions (by default
+    /// alpha-beta up to a node budget, then df-pn). Values never depend on
+    /// it, only the work does: the tests compare them.
+    pub fn set_prover(&mut self, prover: Prover) {
+        self.prover = prover;
+    }
+
+    /// Switches relevance zones on or off (on by default; they only apply
+    /// under the free rule). Values never depend on it, only the work does:
+    /// the tests compare the two.
+    pub fn set_relevance_zones(&mut self, on: bool) {
+        if on != self.zones {
+            self.zones = on;
+            self.table.clear();
         }
     }
 
@@ -313,31 +336,27 @@ impl Solver {
             progress: Some(&mut on_nodes),
         };
         let mut search = Search::new(shape, &mut self.table, pos, limits);
+        search.zones &= self.zones;
+        search.prover = self.prover;
 
         // First: does the side to move hold the draw? Then: does it win?
         *state.borrow_mut() = (format!("does {player} lose?"), bounds);
-        let v = search.negamax(-1, 0, 0);
+        let loses = search.wins(1 - player.index());
         let mut best = search.root_best;
-        if !search.stopped {
-            if v >= 0 {
-                bounds.lo = v;
-                if v == 1 {
-                    bounds.hi = 1;
-                }
-            } else {
-                bounds.hi = -1;
-            }
+        match loses {
+            Some(true) => bounds.hi = -1,
+            Some(false) => bounds.lo = 0,
+            None => {}
         }
-        if !search.stopped && bounds.lo == 0 && bounds.hi == 1 {
+        if bounds.lo == 0 && bounds.hi == 1 {
             *state.borrow_mut() = (format!("does {player} win?"), bounds);
-            let v = search.negamax(0, 1, 0);
-            if !search.stopped {
-                if v >= 1 {
+            match search.wins(player.index()) {
+                Some(true) => {
                     bounds.lo = 1;
                     best = search.root_best;
-                } else {
-                    bounds.hi = 0;
                 }
+                Some(false) => bounds.hi = 0,
+                None => {}
             }
         }
         if !search.stopped && bounds.lo == bounds.hi {

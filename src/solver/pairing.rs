@@ -9,74 +9,90 @@
 /// How many pair choices one search may try.
 const BUDGET: u32 = 300;
 
+/// The most windows a search takes (more: no pairing is looked for).
+pub const MAX_WINDOWS: usize = 64;
+
 /// Whether disjoint pairs of empty cells can be chosen so that each of
 /// `windows` (the empty cells of the maker's live windows) holds a pair:
-/// the cells of the pairs when they can.
+/// the cells of the pairs when they can. Allocates nothing.
 pub fn pairs_block(windows: &[u64]) -> Option<u64> {
-    if windows.iter().any(|w| w.count_ones() < 2) {
+    if windows.len() > MAX_WINDOWS || windows.iter().any(|w| w.count_ones() < 2) {
         return None;
     }
     // A window holding all the empty cells of another is blocked with it.
-    let mut sorted: Vec<u64> = windows.to_vec();
+    let mut sorted = [0u64; MAX_WINDOWS];
+    let sorted = &mut sorted[..windows.len()];
+    sorted.copy_from_slice(windows);
     sorted.sort_unstable_by_key(|w| w.count_ones());
-    sorted.dedup();
-    let mut minimal: Vec<u64> = Vec::with_capacity(sorted.len());
-    for w in sorted {
-        if !minimal.iter().any(|&m| m & !w == 0) {
-            minimal.push(w);
+    let mut minimal = [0u64; MAX_WINDOWS];
+    let mut n = 0;
+    for &w in sorted.iter() {
+        if !minimal[..n].iter().any(|&m| m & !w == 0) {
+            minimal[n] = w;
+            n += 1;
         }
     }
     let mut budget = BUDGET;
-    search(&minimal, 0, &mut budget)
+    search(&mut minimal[..n], 0, &mut budget)
 }
 
 /// Pairs the windows in `open` (none yet holds a chosen pair) using cells
-/// outside `used`; all the paired cells when it can.
-fn search(open: &[u64], used: u64, budget: &mut u32) -> Option<u64> {
+/// outside `used`; all the paired cells when it can. `open` is reordered
+/// in place: the windows a pair serves are moved past the ones left open.
+fn search(open: &mut [u64], used: u64, budget: &mut u32) -> Option<u64> {
     if open.is_empty() {
         return Some(used);
     }
     // The window with the fewest free cells first.
-    let (i, free) = open
+    let free = open
         .iter()
-        .enumerate()
-        .map(|(i, &w)| (i, w & !used))
-        .min_by_key(|&(_, f)| f.count_ones())
+        .map(|&w| w & !used)
+        .min_by_key(|f| f.count_ones())
         .expect("not empty");
     if free.count_ones() < 2 {
         return None;
     }
-    let _ = i;
     // Candidate pairs inside it, those that serve the most windows first.
-    let mut pairs: Vec<(u32, u64)> = Vec::new();
+    let mut pairs = [(0u32, 0u64); MAX_PAIRS];
+    let mut count = 0;
     let mut a_bits = free;
-    while a_bits != 0 {
+    while a_bits != 0 && count < MAX_PAIRS {
         let a = a_bits & a_bits.wrapping_neg();
         a_bits &= a_bits - 1;
         let mut b_bits = a_bits;
-        while b_bits != 0 {
+        while b_bits != 0 && count < MAX_PAIRS {
             let b = b_bits & b_bits.wrapping_neg();
             b_bits &= b_bits - 1;
             let pair = a | b;
             let served = open.iter().filter(|&&w| w & pair == pair).count() as u32;
-            pairs.push((served, pair));
+            pairs[count] = (served, pair);
+            count += 1;
         }
     }
+    let pairs = &mut pairs[..count];
     pairs.sort_unstable_by_key(|&(served, _)| std::cmp::Reverse(served));
-    let mut rest = Vec::with_capacity(open.len());
-    for (_, pair) in pairs {
+    for &(_, pair) in pairs.iter() {
         if *budget == 0 {
             return None;
         }
         *budget -= 1;
-        rest.clear();
-        rest.extend(open.iter().copied().filter(|&w| w & pair != pair));
-        if let Some(cells) = search(&rest, used | pair, budget) {
+        // The windows the pair does not serve, to the front.
+        let mut rest = 0;
+        for i in 0..open.len() {
+            if open[i] & pair != pair {
+                open.swap(i, rest);
+                rest += 1;
+            }
+        }
+        if let Some(cells) = search(&mut open[..rest], used | pair, budget) {
             return Some(cells);
         }
     }
     None
 }
+
+/// Pairs tried inside one window at most (a window of K cells has K(K-1)/2).
+const MAX_PAIRS: usize = 64;
 
 #[cfg(test)]
 mod tests {

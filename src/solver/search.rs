@@ -17,17 +17,32 @@ use super::table::{Known, Table};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+/// Nodes a question gets from alpha-beta before df-pn takes it over (see
+/// `wins`).
+const ALPHA_BETA_NODES: u64 = 1 << 17;
+
 /// Pairing strategies are looked for against at most this many live windows.
 const PAIRING_WINDOWS: usize = 40;
 
 /// A zone that holds everything: no pruning from it.
-const ALL: u64 = u64::MAX;
+pub(super) const ALL: u64 = u64::MAX;
 
 /// The clock and the stop flag are read once per this many nodes. A node
 /// can cost tens of microseconds (a pairing search on a board with many live
 /// windows), so the interval is short: reading the clock costs a few tens of
 /// nanoseconds, and a bot's share of a 100 ms move must not overrun.
 const CHECK_INTERVAL: u64 = 64;
+
+/// Which search answers the value's questions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prover {
+    /// Alpha-beta alone.
+    AlphaBeta,
+    /// Df-pn alone.
+    DfPn,
+    /// Alpha-beta up to a node budget, then df-pn (the default).
+    Both,
+}
 
 /// A position on bitboards with its symmetric hashes.
 #[derive(Clone, Debug)]
@@ -127,19 +142,28 @@ pub struct Search<'a> {
     /// Set once the deadline passed or the stop flag rose: every result
     /// after it is void.
     pub stopped: bool,
+    /// Which search answers a question.
+    pub prover: Prover,
+    /// Alpha-beta's share of a question ends at this node count.
+    node_limit: u64,
+    /// Whether `stopped` was set by `node_limit`.
+    out_of_nodes: bool,
     limits: Limits<'a>,
     /// Per player and cell: how often the move caused a cutoff.
     history: [[u32; 64]; 2],
     /// Move lists per ply, kept to avoid allocating.
-    lists: Vec<Vec<(usize, i64)>>,
+    pub(super) lists: Vec<Vec<(usize, i64)>>,
+    /// Children per ply for `dfpn`, kept to avoid allocating.
+    pub(super) children: Vec<Vec<super::dfpn::Child>>,
+    /// Their keys, per ply.
+    pub(super) keys: Vec<Vec<u64>>,
     /// The best move of the root (ply 0) of the last value search.
     pub root_best: Option<usize>,
     exact_rule: bool,
     /// Whether relevance zones are used (the free rule only: under the
     /// exact rule an extra stone can hurt, by an overline).
-    zones: bool,
-    /// The zone of the last `negamax` result, when it was an attacker's
-    /// failure.
+    pub zones: bool,
+    /// The zone backing the last `negamax` result (see there).
     zone: u64,
 }
 
@@ -154,9 +178,14 @@ impl<'a> Search<'a> {
             pos,
             nodes: 0,
             stopped: false,
+            prover: Prover::Both,
+            node_limit: u64::MAX,
+            out_of_nodes: false,
             limits,
             history: [[0; 64]; 2],
             lists: vec![Vec::new(); shape.cells + 2],
+            children: vec![Vec::new(); shape.cells + 2],
+            keys: vec![Vec::new(); shape.cells + 2],
             root_best: None,
             exact_rule: shape.geometry.rule() == crate::rules::Rule::Exact,
             zones: shape.geometry.rule() == crate::rules::Rule::Free,
@@ -166,8 +195,12 @@ impl<'a> Search<'a> {
 
     /// Counts a node and, now and then, reads the clock and the stop flag.
     #[inline]
-    fn tick(&mut self) -> bool {
+    pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
+        if self.nodes >= self.node_limit {
+            self.stopped = true;
+            self.out_of_nodes = true;
+        }
         if self.nodes.is_multiple_of(CHECK_INTERVAL) {
             if self.limits.deadline.is_some_and(|d| Instant::now() >= d)
                 || self.limits.stop.is_some_and(|s| s.load(Ordering::Relaxed))
@@ -210,7 +243,7 @@ impl<'a> Search<'a> {
     /// A pairing strategy against `p` (see `pairing`): the paired cells.
     /// Not tried while `p` has more than [`PAIRING_WINDOWS`] live windows,
     /// where it would hardly ever succeed.
-    fn pairing(&self, p: usize) -> Option<u64> {
+    pub(super) fn pairing(&self, p: usize) -> Option<u64> {
         let st = self.pos.stones;
         let empty = self.pos.empty(self.shape);
         let mut live = [0u64; PAIRING_WINDOWS];
@@ -229,7 +262,7 @@ impl<'a> Search<'a> {
 
     /// Whether `p` can still complete a window with the moves left to them.
     #[inline]
-    fn can_win(&self, f: &Facts, p: usize, left: u32) -> bool {
+    pub(super) fn can_win(&self, f: &Facts, p: usize, left: u32) -> bool {
         let moves = if self.pos.to_move == p {
             left.div_ceil(2)
         } else {
@@ -239,7 +272,12 @@ impl<'a> Search<'a> {
     }
 
     /// The candidate moves, best-looking first (`first` before all).
-    fn generate(&mut self, list: &mut Vec<(usize, i64)>, f: &Facts, first: Option<usize>) {
+    pub(super) fn generate(
+        &mut self,
+        list: &mut Vec<(usize, i64)>,
+        f: &Facts,
+        first: Option<usize>,
+    ) {
         list.clear();
         let me = self.pos.to_move;
         let empty = self.pos.empty(self.shape);
@@ -285,7 +323,7 @@ impl<'a> Search<'a> {
 
     /// Cells that hit every one of `p`'s live windows `times` times (one or
     /// two of its empty cells each), on top of `zone`.
-    fn hit(&self, p: usize, times: u32, mut zone: u64) -> u64 {
+    pub(super) fn hit(&self, p: usize, times: u32, mut zone: u64) -> u64 {
         let st = self.pos.stones;
         let empty = self.pos.empty(self.shape);
         for w in &self.shape.windows {
@@ -302,16 +340,50 @@ impl<'a> Search<'a> {
         zone
     }
 
+    /// Whether `att` wins from the current position: `None` when stopped.
+    ///
+    /// Alpha-beta first: with its move ordering it finds short proofs in
+    /// a fraction of df-pn's nodes. Past [`ALPHA_BETA_NODES`], df-pn takes
+    /// over (with what alpha-beta proved in the table): it finds the small
+    /// proofs of big trees, where alpha-beta's first tries are wrong.
+    pub fn wins(&mut self, att: usize) -> Option<bool> {
+        let mover = self.pos.to_move == att;
+        let (alpha, beta) = if mover { (0, 1) } else { (-1, 0) };
+        if self.prover != Prover::DfPn {
+            if self.prover == Prover::Both {
+                self.node_limit = self.nodes + ALPHA_BETA_NODES;
+            }
+            let v = self.negamax(alpha, beta, 0);
+            self.node_limit = u64::MAX;
+            if !self.stopped {
+                return Some(if mover { v >= 1 } else { v <= -1 });
+            }
+            if !std::mem::take(&mut self.out_of_nodes) {
+                return None;
+            }
+            self.stopped = false;
+        }
+        self.prove(att)
+    }
+
     /// The value of the position for the side to move (-1, 0, 1),
     /// fail-soft within `alpha`..`beta`.
     ///
-    /// Relevance zones (Ko et al.'s idea, on the free rule): when a null
-    /// window asks whether one player (the attacker) wins and the answer is
-    /// no, `self.zone` is left holding a set of empty cells such that the
-    /// answer stays no whatever stones the attacker had on the other empty
-    /// cells. An extra stone never hurts its owner, so an attacker's move
-    /// outside the zone of a refuted move is refuted too (as if both were
-    /// played): only moves inside it are searched.
+    /// Relevance zones (Ko et al.'s idea, on the free rule): every result
+    /// leaves in `self.zone` a set of empty cells backing the bound it
+    /// proves (`value <= v` on a fail low, `value >= v` on a fail high),
+    /// whatever stones the player that bound goes against (the mover on a
+    /// fail low, the other on a fail high) had on the other empty cells.
+    /// An extra stone never hurts its owner, so a move outside the zone of
+    /// a refuted move is refuted too (as if both were played): only moves
+    /// inside it are searched. This bounds the moves of whoever fails: the
+    /// attacker's tries when the attacker cannot win, and the defender's
+    /// replies when the attacker wins.
+    ///
+    /// Besides backing its bound, a zone keeps the failing player from
+    /// completing a line with stones outside it (it holds an empty cell of
+    /// each of their live windows), and when that player is to move, from
+    /// having a win on the spot (two of those cells).
     pub fn negamax(&mut self, mut alpha: i8, mut beta: i8, ply: usize) -> i8 {
         self.zone = ALL;
         if self.tick() {
@@ -319,14 +391,12 @@ impl<'a> Search<'a> {
         }
         let me = self.pos.to_move;
         let f = self.facts();
-        // Who asks to win: the side to move, or the other.
-        let att_me = alpha >= 0 && self.zones;
-        let att_opp = beta <= 0 && self.zones;
+        let zones = self.zones;
         if f.win[me] != 0 {
             if ply == 0 {
                 self.root_best = Some(f.win[me].trailing_zeros() as usize);
             }
-            if att_opp {
+            if zones {
                 let w = f.win[me] & f.win[me].wrapping_neg();
                 self.zone = self.hit(1 - me, 1, w);
             }
@@ -337,7 +407,7 @@ impl<'a> Search<'a> {
             if ply == 0 {
                 self.root_best = Some(threats.trailing_zeros() as usize);
             }
-            if att_me {
+            if zones {
                 self.zone = self.hit(me, 2, threats);
             }
             return -1;
@@ -350,57 +420,47 @@ impl<'a> Search<'a> {
         } else {
             0
         };
-        // What backs hi <= 0 and lo >= 0: nothing to complete (any stones
-        // elsewhere change nothing), or too few moves left (everything).
-        let static_zone = |p: usize| if f.need[p] == u32::MAX { 0 } else { ALL };
+        // What backs hi <= 0 and lo >= 0: the cells of the windows the
+        // player could still complete (stones elsewhere leave their needs
+        // as they are and only take moves away).
+        let static_zone = |p: usize| f.live[p];
         let mut zone_hi = if hi <= 0 { static_zone(me) } else { ALL };
         let mut zone_lo = if lo >= 0 { static_zone(1 - me) } else { ALL };
         let (key, sym) = self.pos.canonical(self.shape.symmetries);
         let mut tt_move = None;
         if let Some(k) = self.table.probe(key) {
-            if k.hi <= 0 && k.zone[0].count_ones() < zone_hi.count_ones() {
+            // The stronger bound wins; of equal ones, the smaller zone.
+            if k.hi < hi || (k.hi == hi && k.zone[0].count_ones() < zone_hi.count_ones()) {
+                hi = k.hi;
                 zone_hi = self.map_zone(k.zone[0], sym, true);
             }
-            if k.lo >= 0 && k.zone[1].count_ones() < zone_lo.count_ones() {
+            if k.lo > lo || (k.lo == lo && k.zone[1].count_ones() < zone_lo.count_ones()) {
+                lo = k.lo;
                 zone_lo = self.map_zone(k.zone[1], sym, true);
             }
-            lo = lo.max(k.lo);
-            hi = hi.min(k.hi);
             tt_move = k.best.map(|b| self.shape.preimage(sym, b as usize));
         }
         // A zone is only good for this position's empty cells.
         let (zone_hi, zone_lo) = (&mut (zone_hi & empty), &mut (zone_lo & empty));
         if ply > 0 {
-            if lo >= beta || lo >= hi {
-                if att_opp {
-                    self.zone = *zone_lo;
-                }
+            if lo >= beta {
+                self.zone = *zone_lo;
                 return lo;
             }
             if hi <= alpha {
-                if att_me {
-                    self.zone = *zone_hi;
-                }
+                self.zone = *zone_hi;
                 return hi;
             }
         }
-        // Pairing proofs, where they would settle the question asked.
+        // Pairing proofs, where they would settle the question asked:
+        // against the mover only (one against the other side also holds
+        // after any move, and is found there a ply later; looking for it
+        // here too cost more than it saved, most of all in win proofs).
         if hi > 0 && alpha >= 0 && threats == 0 {
             if let Some(pairs) = self.pairing(me) {
                 hi = 0;
                 *zone_hi = pairs;
-                self.store(key, sym, lo, hi, None, 0, [pairs, ALL]);
-                if ply > 0 {
-                    self.zone = pairs;
-                    return 0;
-                }
-            }
-        }
-        if lo < 0 && beta <= 0 {
-            if let Some(pairs) = self.pairing(1 - me) {
-                lo = 0;
-                *zone_lo = pairs;
-                self.store(key, sym, lo, hi, None, 0, [ALL, pairs]);
+                self.store(key, sym, lo, hi, None, 0, [pairs, *zone_lo]);
                 if ply > 0 {
                     self.zone = pairs;
                     return 0;
@@ -426,12 +486,13 @@ impl<'a> Search<'a> {
         let mut outside = 0u64;
         let mut cut_zone = ALL;
         for &(c, _) in moves.iter() {
-            if att_me && outside >> c & 1 == 1 {
+            if outside >> c & 1 == 1 {
                 continue;
             }
             self.pos.play(self.shape, c);
             let v = if left == 1 {
-                self.zone = ALL;
+                // A full board: no cell left to put a stone on.
+                self.zone = 0;
                 0
             } else {
                 -self.negamax(-beta, -alpha, ply + 1)
@@ -441,7 +502,7 @@ impl<'a> Search<'a> {
             if self.stopped {
                 break;
             }
-            if att_me && v <= alpha_in {
+            if zones && v <= alpha_in {
                 refuted_zone |= child_zone;
                 outside |= empty & !child_zone;
             }
@@ -472,25 +533,25 @@ impl<'a> Search<'a> {
         }
         let forced = threats != 0;
         let (mut lo2, mut hi2) = (lo, hi);
-        let mut zones = [ALL, ALL];
+        let mut new_zones = [ALL, ALL];
         if best <= alpha_in {
             hi2 = hi2.min(best);
-            if att_me && best <= 0 {
-                // Under a forced block, the attacker's other moves lose at
-                // once: stones outside the zone must not win instead.
+            if zones {
+                // Under a forced block, the other moves lose at once: stones
+                // outside the zone must not give the mover a win instead.
                 let z = if forced {
                     self.hit(me, 2, refuted_zone | threats)
                 } else {
                     refuted_zone
                 };
                 self.zone = z;
-                zones[0] = z;
+                new_zones[0] = z;
             }
         } else if best >= beta_in {
             lo2 = lo2.max(best);
-            if att_opp && best >= 0 {
+            if zones {
                 self.zone = cut_zone;
-                zones[1] = cut_zone;
+                new_zones[1] = cut_zone;
             }
         } else {
             lo2 = best;
@@ -498,14 +559,14 @@ impl<'a> Search<'a> {
         }
         let work = 64 - (self.nodes - nodes_in).leading_zeros();
         let canonical_move = best_move.map(|c| self.shape.image(sym, c) as u8);
-        self.store(key, sym, lo2, hi2, canonical_move, work, zones);
+        self.store(key, sym, lo2, hi2, canonical_move, work, new_zones);
         best
     }
 
     /// Merges what was proved into the table's entry for `key`, the zones
     /// seen through symmetry `sym` (the table's orientation).
     #[allow(clippy::too_many_arguments)]
-    fn store(
+    pub(super) fn store(
         &mut self,
         key: u64,
         sym: usize,
@@ -516,12 +577,15 @@ impl<'a> Search<'a> {
         zone: [u64; 2],
     ) {
         let mut k = self.table.probe(key).unwrap_or(Known::NOTHING);
-        k.lo = k.lo.max(lo);
-        k.hi = k.hi.min(hi);
-        for (stored, new) in k.zone.iter_mut().zip(zone) {
-            if new.count_ones() < stored.count_ones() {
-                *stored = self.map_zone(new, sym, false);
-            }
+        // A zone backs the bound stored beside it: a stronger bound comes
+        // with its own zone; of equal bounds the smaller zone stays.
+        if hi < k.hi || (hi == k.hi && zone[0].count_ones() < k.zone[0].count_ones()) {
+            k.hi = hi;
+            k.zone[0] = self.map_zone(zone[0], sym, false);
+        }
+        if lo > k.lo || (lo == k.lo && zone[1].count_ones() < k.zone[1].count_ones()) {
+            k.lo = lo;
+            k.zone[1] = self.map_zone(zone[1], sym, false);
         }
         if best.is_some() {
             k.best = best;
@@ -531,7 +595,7 @@ impl<'a> Search<'a> {
 
     /// A zone seen through symmetry `sym` (`back`: from the table's
     /// orientation to the board's).
-    fn map_zone(&self, zone: u64, sym: usize, back: bool) -> u64 {
+    pub(super) fn map_zone(&self, zone: u64, sym: usize, back: bool) -> u64 {
         if zone == ALL || sym == 0 {
             return zone;
         }
@@ -553,6 +617,7 @@ impl<'a> Search<'a> {
     /// Whether player `att` can win with their winning stone placed within
     /// `d` plies from now, against any defence.
     pub fn within(&mut self, att: usize, d: u32) -> bool {
+        self.zone = ALL;
         if self.tick() {
             return false;
         }
@@ -561,33 +626,67 @@ impl<'a> Search<'a> {
         let f = self.facts();
         let att_moves = me == att;
         let need = f.need[att].min(64);
+        let zones = self.zones;
+        let z = |zone: u64| if zones { zone } else { ALL };
+        // Stones `att` would need on top of the zone's empty cells of each
+        // of their windows for the bound on `need` to fail: the attacker
+        // places a stone every other ply.
+        let room = |d: u32| {
+            if att_moves {
+                d.div_ceil(2) + 1
+            } else {
+                d / 2 + 1
+            }
+        };
         if att_moves {
             if f.win[att] != 0 {
+                let w = f.win[att] & f.win[att].wrapping_neg();
+                self.zone = if d >= 1 { z(self.hit(def, 1, w)) } else { ALL };
                 return d >= 1;
             }
-            if d < 3 || f.win[def].count_ones() >= 2 || 2 * need - 1 > d {
+            if f.win[def].count_ones() >= 2 {
+                self.zone = z(self.hit(att, 2, f.win[def]));
+                return false;
+            }
+            if 2 * need - 1 > d {
+                self.zone = z(self.hit(att, room(d), 0));
                 return false;
             }
         } else {
-            if f.win[def] != 0 || d < 2 {
+            if f.win[def] != 0 {
+                let w = f.win[def] & f.win[def].wrapping_neg();
+                self.zone = z(self.hit(att, 1, w));
+                return false;
+            }
+            if 2 * need > d {
+                self.zone = z(self.hit(att, room(d), 0));
                 return false;
             }
             if f.win[att].count_ones() >= 2 {
+                self.zone = z(self.hit(def, 2, f.win[att]));
                 return true;
             }
-            if 2 * need > d {
-                return false;
-            }
         }
+        let empty = self.pos.empty(self.shape);
         let (key, sym) = self.pos.canonical(self.shape.symmetries);
         let side = usize::from(!att_moves);
         let known = self.table.probe(key).unwrap_or(Known::NOTHING);
         let (fail, win) = known.dist[side];
-        if (att_moves && known.hi <= 0) || (!att_moves && known.lo >= 0) || d <= u32::from(fail) {
-            return false;
-        }
-        if d >= u32::from(win) {
-            return true;
+        let back = |s: &Self, zone: u64| z(s.map_zone(zone, sym, true) & empty);
+        let pruned = if att_moves && known.hi <= 0 {
+            Some((false, known.zone[0]))
+        } else if !att_moves && known.lo >= 0 {
+            Some((false, known.zone[1]))
+        } else if d <= u32::from(fail) {
+            Some((false, known.dist_zone(side)[0]))
+        } else if d >= u32::from(win) {
+            Some((true, known.dist_zone(side)[1]))
+        } else {
+            None
+        };
+        if let Some((result, zone)) = pruned {
+            self.zone = back(self, zone);
+            return result;
         }
         let tt_move = known.best.map(|b| self.shape.preimage(sym, b as usize));
         let ply =
@@ -595,37 +694,80 @@ impl<'a> Search<'a> {
         let ply = ply.min(self.lists.len() - 1);
         let mut moves = std::mem::take(&mut self.lists[ply]);
         self.generate(&mut moves, &f, tt_move);
+        // As in `negamax`: the mover's failed moves, their zones' union, and
+        // the moves outside one of them (failing too, without a search).
         let mut result = !att_moves;
+        let mut refuted_zone = 0u64;
+        let mut outside = 0u64;
+        let mut cut_zone = ALL;
         for &(c, _) in moves.iter() {
+            if outside >> c & 1 == 1 {
+                continue;
+            }
             self.pos.play(self.shape, c);
             let r = self.within(att, d - 1);
+            let child_zone = self.zone;
             self.pos.undo(self.shape, c);
             if self.stopped {
                 break;
             }
             if r == att_moves {
                 result = r;
+                cut_zone = child_zone | 1 << c;
                 break;
+            }
+            if zones {
+                refuted_zone |= child_zone;
+                outside |= empty & !child_zone;
             }
         }
         self.lists[ply] = moves;
         if self.stopped {
+            self.zone = ALL;
             return false;
         }
+        let threats = f.win[1 - me];
+        let zone = if !zones {
+            ALL
+        } else if result == att_moves {
+            cut_zone
+        } else if threats != 0 {
+            // Under a forced block, the other moves lose at once: stones
+            // outside the zone must not give the mover a win instead.
+            self.hit(me, 2, refuted_zone | threats)
+        } else {
+            refuted_zone
+        };
+        self.zone = zone;
+        let zone = self.map_zone(zone & empty, sym, false);
         let mut k = self.table.probe(key).unwrap_or(Known::NOTHING);
+        let mut dz = k.dist_zone(side);
         let (fail, win) = &mut k.dist[side];
+        let d8 = d.min(254) as u8;
         if result {
-            *win = (*win).min(d.min(254) as u8);
+            if d8 < *win || (d8 == *win && zone.count_ones() < dz[1].count_ones()) {
+                *win = d8;
+                dz[1] = zone;
+            }
+            // A win within d is a win: the same zone backs it.
             if att_moves {
+                if k.lo < 1 || zone.count_ones() < k.zone[1].count_ones() {
+                    k.zone[1] = zone;
+                }
                 k.lo = 1;
                 k.hi = 1;
             } else {
+                if k.hi > -1 || zone.count_ones() < k.zone[0].count_ones() {
+                    k.zone[0] = zone;
+                }
                 k.lo = -1;
                 k.hi = -1;
             }
-        } else {
-            *fail = (*fail).max(d.min(254) as u8);
+        } else if d8 > *fail || (d8 == *fail && zone.count_ones() < dz[0].count_ones()) {
+            *fail = d8;
+            dz[0] = zone;
         }
+        k.set_dist_zone(side, dz);
         self.table.store(key, k, 0);
         result
     }

@@ -23,6 +23,10 @@ pub struct Known {
     /// the proof holds whatever stones that player had on cells outside it.
     /// `u64::MAX`: not known.
     pub zone: [u64; 2],
+    /// Zones backing `dist[dist_side]`: `[0]` its `fail`, `[1]` its `win`
+    /// (one side's only: an entry serves one attacker at a time).
+    dist_zone: [u64; 2],
+    dist_side: usize,
 }
 
 impl Known {
@@ -33,15 +37,37 @@ impl Known {
         best: None,
         dist: [(0, u8::MAX); 2],
         zone: [u64::MAX; 2],
+        dist_zone: [u64::MAX; 2],
+        dist_side: 0,
     };
+
+    /// The zones backing `dist[side]` (`u64::MAX` where not known).
+    pub fn dist_zone(&self, side: usize) -> [u64; 2] {
+        if side == self.dist_side {
+            self.dist_zone
+        } else {
+            [u64::MAX; 2]
+        }
+    }
+
+    /// Sets the zones backing `dist[side]`, forgetting the other side's.
+    pub fn set_dist_zone(&mut self, side: usize, zone: [u64; 2]) {
+        self.dist_side = side;
+        self.dist_zone = zone;
+    }
 }
 
 /// A table of `2^bits` entries.
 pub struct Table {
-    keys: Vec<u64>,
-    data: Vec<u64>,
-    zones: Vec<[u64; 2]>,
+    /// Buckets of [`BUCKET`] words from `base`.
+    words: Vec<u64>,
+    base: usize,
     mask: usize,
+    /// Proof and disproof numbers of nodes not proved yet (see `dfpn`),
+    /// half as many entries, buckets of [`PN_BUCKET`] words from `pn_base`.
+    pn_words: Vec<u64>,
+    pn_base: usize,
+    pn_mask: usize,
     /// Whether anything was stored since the last clear (a fresh table's
     /// pages are not touched until used).
     dirty: bool,
@@ -60,6 +86,7 @@ fn pack(k: Known, work: u32) -> u64 {
         | u64::from(k.dist[1].1) << 35
         | u64::from(work.min(63)) << 43
         | 1 << 49
+        | (k.dist_side as u64) << 50
 }
 
 fn unpack(d: u64) -> Known {
@@ -73,6 +100,8 @@ fn unpack(d: u64) -> Known {
             ((d >> 27) as u8, (d >> 35) as u8),
         ],
         zone: [u64::MAX; 2],
+        dist_zone: [u64::MAX; 2],
+        dist_side: ((d >> 50) & 1) as usize,
     }
 }
 
@@ -80,18 +109,41 @@ fn work_of(d: u64) -> u32 {
     ((d >> 43) & 63) as u32
 }
 
-/// Bytes per entry.
-pub const ENTRY_BYTES: usize = 32;
+/// Bytes per entry (with its share of the proof numbers' entries).
+pub const ENTRY_BYTES: usize = 56;
+
+/// Words of a bucket of four entries: keys, data, then four zones each
+/// (two for the bounds, two for the distances); 192 bytes, aligned, so a
+/// probe reads one cache line and a hit two.
+const BUCKET: usize = 24;
+
+/// Words of a bucket of four proof-number entries: keys, then data; one
+/// cache line.
+const PN_BUCKET: usize = 8;
+
+/// Zeroed words in which index `base` is aligned to 64 bytes (zeroed
+/// allocations are only touched as they are used).
+fn aligned_words(words: usize) -> (Vec<u64>, usize) {
+    let v = vec![0u64; words + 8];
+
+    let base = (64 - (v.as_ptr() as usize) % 64) % 64 / 8;
+    (v, base)
+}
 
 impl Table {
     /// A table of `2^bits` entries (at least one bucket).
     pub fn new(bits: u32) -> Table {
-        let n = 1usize << bits.max(2);
+        let buckets = (1usize << bits.max(2)) >> 2;
+        let pn_buckets = (buckets >> 1).max(1);
+        let (words, base) = aligned_words(buckets * BUCKET);
+        let (pn_words, pn_base) = aligned_words(pn_buckets * PN_BUCKET);
         Table {
-            keys: vec![0; n],
-            data: vec![0; n],
-            zones: vec![[0; 2]; n],
-            mask: (n >> 2) - 1,
+            words,
+            base,
+            mask: buckets - 1,
+            pn_words,
+            pn_base,
+            pn_mask: pn_buckets - 1,
             dirty: false,
         }
     }
@@ -105,26 +157,29 @@ impl Table {
     /// Forgets everything.
     pub fn clear(&mut self) {
         if self.dirty {
-            self.keys.fill(0);
-            self.data.fill(0);
+            self.words.fill(0);
+            self.pn_words.fill(0);
             self.dirty = false;
         }
     }
 
+    /// The bucket of a key.
     #[inline]
-    fn bucket(&self, key: u64) -> usize {
-        ((key as usize) & self.mask) << 2
+    fn bucket(&self, key: u64) -> &[u64] {
+        let b = self.base + ((key as usize) & self.mask) * BUCKET;
+        &self.words[b..b + BUCKET]
     }
 
     /// What is known of the position with this key.
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Known> {
         let b = self.bucket(key);
-        (b..b + 4)
-            .find(|&i| self.keys[i] == key && self.data[i] != 0)
+        (0..4)
+            .find(|&i| b[i] == key && b[4 + i] != 0)
             .map(|i| Known {
-                zone: self.zones[i],
-                ..unpack(self.data[i])
+                zone: [b[8 + 4 * i], b[9 + 4 * i]],
+                dist_zone: [b[10 + 4 * i], b[11 + 4 * i]],
+                ..unpack(b[4 + i])
             })
     }
 
@@ -132,28 +187,82 @@ impl Table {
     /// entry of the same key is replaced (keeping the larger work), else
     /// the one of least work.
     pub fn store(&mut self, key: u64, known: Known, mut work: u32) {
-        let b = self.bucket(key);
-        let mut slot = b;
+        let start = self.base + ((key as usize) & self.mask) * BUCKET;
+        let b = &mut self.words[start..start + BUCKET];
+        let mut slot = 0;
         let mut least = u32::MAX;
-        for i in b..b + 4 {
-            if self.keys[i] == key && self.data[i] != 0 {
-                work = work.max(work_of(self.data[i]));
+        for i in 0..4 {
+            if b[i] == key && b[4 + i] != 0 {
+                work = work.max(work_of(b[4 + i]));
                 slot = i;
                 break;
             }
-            if self.data[i] == 0 {
+            if b[4 + i] == 0 {
                 slot = i;
                 break;
             }
-            let w = work_of(self.data[i]);
+            let w = work_of(b[4 + i]);
             if w < least {
                 least = w;
                 slot = i;
             }
         }
-        self.keys[slot] = key;
-        self.data[slot] = pack(known, work);
-        self.zones[slot] = known.zone;
+        b[slot] = key;
+        b[4 + slot] = pack(known, work);
+        b[8 + 4 * slot] = known.zone[0];
+        b[9 + 4 * slot] = known.zone[1];
+        b[10 + 4 * slot] = known.dist_zone[0];
+        b[11 + 4 * slot] = known.dist_zone[1];
+        self.dirty = true;
+    }
+}
+
+/// The largest proof or disproof number kept: infinity.
+pub const PN_INF: u32 = (1 << 28) - 1;
+
+impl Table {
+    /// The proof and disproof numbers stored for `key`, if any.
+    #[inline]
+    pub fn probe_pn(&self, key: u64) -> Option<(u32, u32)> {
+        let start = self.pn_base + ((key as usize) & self.pn_mask) * PN_BUCKET;
+        let b = &self.pn_words[start..start + PN_BUCKET];
+        (0..4).find(|&i| b[i] == key && b[4 + i] != 0).map(|i| {
+            let d = b[4 + i];
+            ((d & 0xFFF_FFFF) as u32, ((d >> 28) & 0xFFF_FFFF) as u32)
+        })
+    }
+
+    /// Reads the first word of `key`'s bucket: a hint to bring it into the
+    /// cache before `probe_pn` needs it.
+    #[inline]
+    pub fn touch_pn(&self, key: u64) -> u64 {
+        self.pn_words[self.pn_base + ((key as usize) & self.pn_mask) * PN_BUCKET]
+    }
+
+    /// Stores proof and disproof numbers, `work` being log2 of the nodes
+    /// they took; replacement as in `store`.
+    pub fn store_pn(&mut self, key: u64, phi: u32, delta: u32, work: u32) {
+        let start = self.pn_base + ((key as usize) & self.pn_mask) * PN_BUCKET;
+        let b = &mut self.pn_words[start..start + PN_BUCKET];
+        let mut slot = 0;
+        let mut least = u32::MAX;
+        for i in 0..4 {
+            let d = b[4 + i];
+            if d == 0 || b[i] == key {
+                slot = i;
+                break;
+            }
+            let w = (d >> 56) as u32 & 63;
+            if w < least {
+                least = w;
+                slot = i;
+            }
+        }
+        b[slot] = key;
+        b[4 + slot] = u64::from(phi.min(PN_INF))
+            | u64::from(delta.min(PN_INF)) << 28
+            | u64::from(work.min(63)) << 56
+            | 1 << 62;
         self.dirty = true;
     }
 }
@@ -165,15 +274,19 @@ mod tests {
     #[test]
     fn round_trip_and_replacement() {
         let mut t = Table::new(4);
-        let k = Known {
+        let mut k = Known {
             lo: 0,
             hi: 1,
             best: Some(63),
             dist: [(7, 200), (0, 9)],
             zone: [5, u64::MAX],
+            ..Known::NOTHING
         };
+        k.set_dist_zone(1, [3, 12]);
         t.store(5, k, 1);
         assert_eq!(t.probe(5), Some(k));
+        assert_eq!(k.dist_zone(1), [3, 12]);
+        assert_eq!(k.dist_zone(0), [u64::MAX; 2]);
         assert_eq!(t.probe(9), None);
         let n = Known::NOTHING;
         t.store(5, n, 0);
