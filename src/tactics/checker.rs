@@ -71,15 +71,9 @@ impl Checker {
         fours_only: bool,
         nodes: u64,
     ) -> Option<bool> {
-        if board.is_over() {
-            return Some(false);
-        }
-        let mut b = board.clone();
-        self.hash = b
-            .squares()
-            .filter_map(|s| b.stone_on(s).map(|p| self.keys[s][p.index()]))
-            .fold(0, |h, k| h ^ k);
-        self.start(&b, fours_only, nodes);
+        let Some(mut b) = self.begin(board, fours_only, nodes) else {
+            return Some(false); // the game is over: no one wins any more
+        };
         let won = self.attack(&mut b, plies);
         (!self.gave_up).then_some(won)
     }
@@ -93,17 +87,26 @@ impl Checker {
         fours_only: bool,
         nodes: u64,
     ) -> Option<bool> {
+        let Some(mut b) = self.begin(board, fours_only, nodes) else {
+            return Some(false); // the game is over: no one wins any more
+        };
+        let lost = self.defend(&mut b, plies);
+        (!self.gave_up).then_some(lost)
+    }
+
+    /// Sets up a question about `board`: its copy to search, or `None`
+    /// when the game is already over.
+    fn begin(&mut self, board: &Board, fours_only: bool, nodes: u64) -> Option<Board> {
         if board.is_over() {
-            return Some(false);
+            return None;
         }
-        let mut b = board.clone();
+        let b = board.clone();
         self.hash = b
             .squares()
             .filter_map(|s| b.stone_on(s).map(|p| self.keys[s][p.index()]))
             .fold(0, |h, k| h ^ k);
         self.start(&b, fours_only, nodes);
-        let lost = self.defend(&mut b, plies);
-        (!self.gave_up).then_some(lost)
+        Some(b)
     }
 
     fn start(&mut self, b: &Board, fours_only: bool, nodes: u64) {
