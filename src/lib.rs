@@ -9,6 +9,8 @@
 //! - [`client`]: one engine process driven over its pipes, with deadlines.
 //! - [`solver`]: proves the value of positions on boards of up to 64 cells.
 //! - [`records`]: SGF and Piskvork `.psq` game records.
+//! - [`tactics`]: tactical positions with proven answers, the threat
+//!   searcher's yardstick, and the proof search that checks them.
 //! - [`referee`]: tournaments between engine processes, with statistics.
 //! - [`serve`]: `kinrow serve`, the page to play in a browser, a protocol client.
 
@@ -24,3 +26,4 @@ pub mod rules;
 pub mod serve;
 pub mod solve;
 pub mod solver;
+pub mod tactics;

@@ -1,4 +1,5 @@
-//! The minimax bot: negamax with alpha-beta pruning and a transposition table.
+//! The minimax bot: negamax with alpha-beta pruning and a transposition
+//! table, kinrow's strongest searcher on every board.
 //!
 //! - **Exact where it can be.** Boards of up to 36 cells are searched full
 //!   width; iterative deepening stops as soon as an iteration's result rests
@@ -11,18 +12,18 @@
 //!   An immediate win ends the search; an opponent's immediate win leaves one
 //!   candidate (the block, searched without using depth); two of them lose.
 //!   A position where neither player can complete a line is a draw.
-//! - **In time on large boards.** Beyond 36 cells it searches cells near
-//!   stones, the best few below the root, to increasing depth with an
-//!   evaluation of open windows of K cells, reads the clock every few hundred
-//!   nodes and always answers with the last completed (or partial) iteration's
-//!   best move before `movetime` runs out.
+//! - **Threats on large boards.** Beyond 36 cells the threat searcher
+//!   plays (`threat`): line shapes kept move by move, forced moves and
+//!   defences generated exactly, VCF and VCT, principal variation search;
+//!   it uses the whole `movetime` and always answers before it runs out
+//!   (see `docs/minimax.md`).
 //! - **Solved where the solver finishes.** On boards of up to 64 cells the
 //!   exact [`crate::solver`] gets the first half of the move's time (a
 //!   quarter beyond 36 cells): when it
 //!   proves the position, the bot never leaves the proved value (the
 //!   quickest win, the slowest loss) and, among the moves that keep it,
 //!   prefers the one that gives a fallible opponent the most chances to go
-//!   wrong (see `punish`). When it does not finish, the search below plays.
+//!   wrong (see `punish`). When it does not finish, the search above plays.
 //! - **Seeded.** Among root moves proven equally good, and among moves that
 //!   look alike, the seeded generator decides.
 //!
@@ -34,9 +35,10 @@ mod position;
 mod punish;
 mod search;
 mod table;
+mod threat;
 
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
-use crate::rules::{Board, Cell, Geometry};
+use crate::rules::{Board, Cell, Geometry, Rule};
 use crate::solver::{Budget, Solver, Value};
 use layout::{Layout, FULL_WIDTH_AREA};
 use rand::rngs::SmallRng;
@@ -45,6 +47,7 @@ use search::Search;
 use std::time::Duration;
 use std::time::Instant;
 use table::Table;
+use threat::ThreatSearch;
 
 /// Time kept back from `movetime` for setting up and answering: a tenth,
 /// at least 2 ms (but no more than half) and at most 50 ms.
@@ -115,6 +118,8 @@ pub struct Minimax {
     /// `memo_shape`.
     memo: punish::Memo,
     memo_shape: Option<Geometry>,
+    /// What the threat searcher keeps between moves (large boards).
+    threat_memory: Option<threat::Memory>,
 }
 
 /// Table size of the bot's solver for a board, in MiB: small boards need
@@ -139,6 +144,7 @@ impl Minimax {
             solver: None,
             memo: punish::Memo::new(),
             memo_shape: None,
+            threat_memory: None,
         }
     }
 
@@ -224,6 +230,7 @@ impl Minimax {
         if self.layout.as_ref().is_none_or(|l| l.geometry != geometry) {
             self.table.clear();
             self.layout = Some(Layout::new(board));
+            self.threat_memory = None;
         }
         self.layout.as_ref().expect("just built")
     }
@@ -262,14 +269,25 @@ impl Bot for Minimax {
             }
             start = Instant::now().min(deadline);
         }
-        // No new iteration once half the time is gone: the next one would
-        // most likely not finish.
-        let soft = start + (deadline - start) / 2;
         self.layout_for(board);
         let (Some(layout), table, rng) = (&self.layout, &mut self.table, &mut self.rng) else {
             return any;
         };
         table.next_age();
+        if !layout.full_width {
+            let g = board.geometry();
+            let memory = self.threat_memory.take().unwrap_or_else(|| threat::Memory {
+                lines: threat::Lines::new(g.k(), g.rule() == Rule::Exact),
+            });
+            let mut search = ThreatSearch::new(layout, table, board.clone(), memory, deadline);
+            let (square, report) = search.choose(rng, max_depth, start);
+            self.threat_memory = Some(search.into_memory());
+            self.report = report;
+            return board.cell_of(square);
+        }
+        // No new iteration once half the time is gone: the next one would
+        // most likely not finish.
+        let soft = start + (deadline - start) / 2;
         let mut search = Search::new(layout, table, board.clone(), deadline);
         let (square, report) = search.choose(rng, max_depth, soft);
         self.report = report;

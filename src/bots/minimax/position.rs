@@ -1,6 +1,6 @@
 //! The search's position: the board plus what the search keeps up to date
 //! move by move — stones per window, the evaluation, the windows one stone
-//! from a win, the symmetric hashes and the stones near each cell.
+//! from a win and the symmetric hashes.
 
 use super::eval::{window_weight, EVAL_CAP};
 use super::layout::Layout;
@@ -82,9 +82,6 @@ pub struct Position {
     threats: [WindowSet; 2],
     /// The position's Zobrist hash under each symmetry.
     hashes: [u64; 8],
-    /// Stones within reach of each square (large boards only).
-    near: Vec<u8>,
-    track_near: bool,
 }
 
 impl Position {
@@ -100,8 +97,6 @@ impl Position {
             open: [vec![0; g.k() + 1], vec![0; g.k() + 1]],
             threats: [WindowSet::new(windows), WindowSet::new(windows)],
             hashes: [0; 8],
-            near: vec![0; board.square_count()],
-            track_near: !layout.full_width,
             board,
         };
         for w in 0..windows as u32 {
@@ -171,12 +166,6 @@ impl Position {
         }
         for (h, keys) in self.hashes.iter_mut().zip(layout.keys(sq)) {
             *h ^= keys[i];
-        }
-        if self.track_near {
-            for &n in layout.near(sq) {
-                let c = &mut self.near[n as usize];
-                *c = c.wrapping_add_signed(delta);
-            }
         }
     }
 
@@ -290,12 +279,6 @@ impl Position {
         score
     }
 
-    /// Whether a stone lies within reach of `sq` (large boards only).
-    #[inline]
-    pub fn is_near_stone(&self, sq: usize) -> bool {
-        self.near[sq] > 0
-    }
-
     /// The smallest of the symmetric hashes (the same for all symmetric
     /// positions) and the symmetry that gives it.
     #[inline]
@@ -338,7 +321,6 @@ mod tests {
             assert_eq!(pos.sums, fresh.sums);
             assert_eq!(pos.open, fresh.open);
             assert_eq!(pos.hashes, fresh.hashes);
-            assert_eq!(pos.near, fresh.near);
             assert_eq!(pos.counts, fresh.counts);
         }
         for sq in played.into_iter().rev() {

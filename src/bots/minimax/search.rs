@@ -1,5 +1,7 @@
 //! Negamax with alpha-beta (principal variation search), the transposition
-//! table, forced-move detection and iterative deepening under a deadline.
+//! table, forced-move detection and iterative deepening under a deadline,
+//! full width: minimax's search on boards of up to 36 cells (larger ones
+//! have the threat searcher, `threat`).
 
 use super::eval::{from_table, is_proven, to_table, win_at, INFINITY};
 use super::layout::Layout;
@@ -14,10 +16,6 @@ use std::time::Instant;
 
 /// The clock is read once per this many nodes (a power of two).
 const CLOCK_INTERVAL: u64 = 64;
-
-/// Below the root of a large board, only this many of the best-looking moves
-/// are searched.
-const BEAM: usize = 12;
 
 /// Nodes for the first attempt to search a full-width board to the end.
 const FIRST_SOLVE_BUDGET: u64 = 20_000;
@@ -57,6 +55,7 @@ pub struct Search<'a> {
 impl<'a> Search<'a> {
     /// A search of `board` (owned: the one clone per move) that must stop at `deadline`.
     pub fn new(layout: &'a Layout, table: &'a mut Table, board: Board, deadline: Instant) -> Self {
+        debug_assert!(layout.full_width, "larger boards have the threat searcher");
         let squares = board.square_count();
         let plies = board.geometry().area() + 2;
         Search {
@@ -110,7 +109,7 @@ impl<'a> Search<'a> {
             .and_then(|m| layout.square_of_canonical(m, sym))
             .filter(|&sq| self.pos.board.is_empty_square(sq));
         let mut scored = Vec::new();
-        self.generate(&mut scored, 0, tt_move);
+        self.generate(&mut scored, tt_move);
         // Shuffle, then sort again (stably): moves that look alike are tried
         // in an order the seed decides.
         scored.shuffle(rng);
@@ -126,7 +125,7 @@ impl<'a> Search<'a> {
         // after each iteration with a growing node budget: a search without
         // a horizon needs no heuristic, cuts off far more, and its results
         // stay in the table for later attempts and later moves.
-        let try_to_solve = self.layout.full_width && max_depth.is_none();
+        let try_to_solve = max_depth.is_none();
         let mut solve_budget = FIRST_SOLVE_BUDGET;
         let mut best: Option<(usize, i32)> = None;
         let mut solved_at = None;
@@ -342,7 +341,7 @@ impl<'a> Search<'a> {
         }
 
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        self.generate(&mut moves, ply, tt_move);
+        self.generate(&mut moves, tt_move);
         let alpha_in = alpha;
         let mut best = -INFINITY;
         let mut best_sq = moves[0].0;
@@ -387,51 +386,24 @@ impl<'a> Search<'a> {
         best
     }
 
-    /// The candidate moves at `ply`, best-looking first (the table's move
-    /// before all). Large boards consider only cells near stones (the centre
-    /// on an empty board) and, below the root, only the best few.
-    fn generate(&mut self, moves: &mut Vec<(usize, i64)>, ply: usize, tt_move: Option<usize>) {
+    /// The candidate moves, best-looking first (the table's move before
+    /// all): every empty cell.
+    fn generate(&mut self, moves: &mut Vec<(usize, i64)>, tt_move: Option<usize>) {
         let layout = self.layout;
         let board = &self.pos.board;
         moves.clear();
-        let all = || {
-            layout
-                .squares
-                .iter()
-                .copied()
-                .filter(|&sq| board.is_empty_square(sq))
-        };
-        if layout.full_width {
-            moves.extend(all().map(|sq| (sq, 0)));
-        } else {
-            if board.ply() == 0 {
-                moves.extend(layout.centre.iter().map(|&sq| (sq, 0)));
-            } else {
-                moves.extend(
-                    all()
-                        .filter(|&sq| self.pos.is_near_stone(sq))
-                        .map(|sq| (sq, 0)),
-                );
-            }
-            if moves.is_empty() {
-                moves.extend(all().map(|sq| (sq, 0)));
-            }
-            if moves.len() < self.empties() {
-                self.inexact = true;
-            }
-        }
         let me = board.to_move().index();
-        for m in moves.iter_mut() {
-            m.1 = if Some(m.0) == tt_move {
+        for &sq in &layout.squares {
+            if !board.is_empty_square(sq) {
+                continue;
+            }
+            let score = if Some(sq) == tt_move {
                 i64::MAX
             } else {
-                self.pos.move_score(layout, m.0) * 4096 + self.history[m.0][me].min(4095) as i64
+                self.pos.move_score(layout, sq) * 4096 + self.history[sq][me].min(4095) as i64
             };
+            moves.push((sq, score));
         }
         moves.sort_by_key(|&(_, score)| Reverse(score));
-        if !layout.full_width && ply > 0 && moves.len() > BEAM {
-            moves.truncate(BEAM);
-            self.inexact = true;
-        }
     }
 }

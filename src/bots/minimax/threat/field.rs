@@ -1,0 +1,701 @@
+//! The threat searcher's position: the board plus, for every empty cell and
+//! both players, the shape a stone there makes along each of the four lines
+//! (see `shape`), what those shapes add up to (a five, a four, a double
+//! threat, …) and the cell's worth, all kept up to date move by move: a
+//! stone changes the lines through it only, so a move re-reads the cells
+//! within `span` of it along its four lines and nothing else.
+//!
+//! From those it keeps, per player, the cells where a stone wins, makes a
+//! four, wins in three plies (an open four or two fours) or makes an open
+//! three, as sets the search walks without scanning the board, and the sum
+//! of the cells' worth, which is the evaluation.
+
+use super::shape::{LineKey, Lines, Shape, OFF, STONE};
+use crate::bots::minimax::layout::Layout;
+use crate::rules::{Board, Outcome, Player};
+
+/// What a stone of one player on one empty cell makes, over its four lines.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Threat {
+    /// [`FIVE`], [`FOUR`], [`WIN3`] and [`THREE`] flags.
+    pub flags: u8,
+    /// How forcing the stone is: 6 five, 5 an open four or a double four,
+    /// 4 a four with an open three, 3 two open threes, 2 a four, 1 an open
+    /// three, 0 nothing forcing.
+    pub rank: u8,
+    /// What the cell is worth to the player (the evaluation's unit).
+    pub value: i32,
+}
+
+/// The stone wins.
+pub const FIVE: u8 = 1;
+/// The stone makes a four (or better) on some line: the other must answer.
+pub const FOUR: u8 = 2;
+/// The stone wins in three plies whatever the other does (an open four, or
+/// fours on two lines), unless the other wins first.
+pub const WIN3: u8 = 4;
+/// The stone makes an open three on some line.
+pub const THREE: u8 = 8;
+
+/// Which of the sets a flag names, in `Field::sets`.
+const SET_FLAGS: [u8; 4] = [FIVE, FOUR, WIN3, THREE];
+
+/// A cell's worth by the shape it makes on one line.
+const SHAPE_VALUE: [i32; 9] = [0, 1, 3, 8, 6, 24, 20, 200, 2000];
+
+/// Extra worth of double threats: a four with an open three, two open
+/// threes, and a win in three plies.
+const FOUR_THREE_VALUE: i32 = 300;
+const THREE_THREE_VALUE: i32 = 150;
+const WIN3_VALUE: i32 = 500;
+
+/// What a cell's four line shapes make together depends on how many of them
+/// are fives, open fours, fours (open or not) and open threes: those counts
+/// as base-5 digits, kept per cell by adding each shape's [`TALLY`].
+const TALLY: [u16; 9] = {
+    let mut t = [0u16; 9];
+    t[Shape::OpenThree as usize] = 1;
+    t[Shape::Four as usize] = 5;
+    t[Shape::OpenFour as usize] = 5 + 25;
+    t[Shape::Five as usize] = 125;
+    t
+};
+
+/// What the counts make: flags, rank and the extra worth of double threats.
+#[derive(Clone, Copy)]
+struct Kind {
+    flags: u8,
+    rank: u8,
+    bonus: i32,
+}
+
+const KINDS: [Kind; 625] = {
+    let mut kinds = [Kind {
+        flags: 0,
+        rank: 0,
+        bonus: 0,
+    }; 625];
+    let mut i = 0;
+    while i < 625 {
+        let (threes, fours, open_fours, fives) = (i % 5, i / 5 % 5, i / 25 % 5, i / 125);
+        let win3 = open_fours > 0 || fours >= 2;
+        let mut flags = 0;
+        if fives > 0 {
+            flags |= FIVE;
+        }
+        if fours > 0 {
+            flags |= FOUR;
+        }
+        if win3 {
+            flags |= WIN3;
+        }
+        if threes > 0 {
+            flags |= THREE;
+        }
+        let (rank, bonus) = if fives > 0 {
+            (6, 0)
+        } else if win3 {
+            (5, WIN3_VALUE)
+        } else if fours > 0 && threes > 0 {
+            (4, FOUR_THREE_VALUE)
+        } else if threes >= 2 {
+            (3, THREE_THREE_VALUE)
+        } else if fours > 0 {
+            (2, 0)
+        } else if threes > 0 {
+            (1, 0)
+        } else {
+            (0, 0)
+        };
+        kinds[i] = Kind { flags, rank, bonus };
+        i += 1;
+    }
+    kinds
+};
+
+/// Per cell and player: the counts of [`TALLY`] and the summed worth of the
+/// four shapes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct Tally {
+    counts: u16,
+    sum: i32,
+}
+
+impl Tally {
+    #[inline]
+    fn of(shapes: [Shape; 4]) -> Tally {
+        let mut t = Tally::default();
+        for s in shapes {
+            t.counts += TALLY[s as usize];
+            t.sum += SHAPE_VALUE[s as usize];
+        }
+        t
+    }
+
+    #[inline]
+    fn change(&mut self, old: Shape, new: Shape) {
+        self.counts = self.counts + TALLY[new as usize] - TALLY[old as usize];
+        self.sum += SHAPE_VALUE[new as usize] - SHAPE_VALUE[old as usize];
+    }
+
+    #[inline]
+    fn threat(self) -> Threat {
+        let kind = KINDS[self.counts as usize];
+        Threat {
+            flags: kind.flags,
+            rank: kind.rank,
+            value: self.sum + kind.bonus,
+        }
+    }
+}
+
+/// A set of squares with O(1) insert, remove and listing.
+#[derive(Clone)]
+struct SquareSet {
+    members: Vec<u16>,
+    slot: Vec<u16>,
+}
+
+const ABSENT: u16 = u16::MAX;
+
+impl SquareSet {
+    fn new(squares: usize) -> SquareSet {
+        SquareSet {
+            members: Vec::new(),
+            slot: vec![ABSENT; squares],
+        }
+    }
+    #[inline]
+    fn insert(&mut self, sq: usize) {
+        self.slot[sq] = self.members.len() as u16;
+        self.members.push(sq as u16);
+    }
+    #[inline]
+    fn remove(&mut self, sq: usize) {
+        let at = self.slot[sq] as usize;
+        self.slot[sq] = ABSENT;
+        let last = self.members.pop().expect("removing a member");
+        if last as usize != sq {
+            self.members[at] = last;
+            self.slot[last as usize] = at as u16;
+        }
+    }
+}
+
+/// What is kept of one square, per player: the shape on each line (while
+/// the square is empty), their counts and what they make.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+struct CellFacts {
+    shapes: [[Shape; 4]; 2],
+    tally: [Tally; 2],
+    threat: [Threat; 2],
+}
+
+/// The board with its threats kept move by move; see the module docs.
+pub struct Field {
+    pub board: Board,
+    lines: Lines,
+    span: usize,
+    steps: [usize; 4],
+    on_board: Vec<bool>,
+    /// Where the cell `i` steps back (ahead) sits in a line key.
+    slot_back: Vec<u32>,
+    slot_ahead: Vec<u32>,
+    /// Per square and line: the line's key (see `shape::LineKey`).
+    keys: Vec<[LineKey; 4]>,
+    /// Per square: the shapes, what they make and the counts it comes
+    /// from, side by side (one cache line is read and written).
+    cells: Vec<CellFacts>,
+    /// Per player: the empty squares with each of [`SET_FLAGS`].
+    sets: [[SquareSet; 4]; 2],
+    /// Per player: the summed worth of the empty squares.
+    values: [i64; 2],
+    hashes: [u64; 8],
+    /// Stones within two cells of each square.
+    near: Vec<u8>,
+}
+
+impl Field {
+    /// Takes over a board (the one clone per move) and reads every line.
+    pub fn new(board: Board, layout: &Layout, lines: Lines) -> Field {
+        let n = board.square_count();
+        let span = lines.span();
+        let steps = board.directions();
+        let mut on_board = vec![false; n];
+        for &sq in &layout.squares {
+            on_board[sq] = true;
+        }
+        let slot_back: Vec<u32> = (0..=span)
+            .map(|i| if i == 0 { 0 } else { lines.slot(-(i as isize)) })
+            .collect();
+        let slot_ahead: Vec<u32> = (0..=span)
+            .map(|i| if i == 0 { 0 } else { lines.slot(i as isize) })
+            .collect();
+        let mut keys = vec![[0 as LineKey; 4]; n];
+        for &sq in &layout.squares {
+            for (d, &step) in steps.iter().enumerate() {
+                for forward in [true, false] {
+                    let mut t = sq;
+                    let mut off = false;
+                    for i in 1..=span {
+                        let slot = if forward { slot_ahead[i] } else { slot_back[i] };
+                        if !off {
+                            t = if forward { t + step } else { t - step };
+                            off = !on_board[t];
+                        }
+                        if off {
+                            keys[sq][d] |= OFF << slot;
+                        } else if let Some(p) = board.stone_on(t) {
+                            keys[sq][d] |= STONE[p.index()] << slot;
+                        }
+                    }
+                }
+            }
+        }
+        let mut field = Field {
+            lines,
+            span,
+            steps,
+            on_board,
+            slot_back,
+            slot_ahead,
+            keys,
+            cells: vec![CellFacts::default(); n],
+            sets: std::array::from_fn(|_| std::array::from_fn(|_| SquareSet::new(n))),
+            values: [0, 0],
+            hashes: [0; 8],
+            near: vec![0; n],
+            board,
+        };
+        for &sq in &layout.squares {
+            match field.board.stone_on(sq) {
+                None => field.vacate(sq),
+                Some(p) => {
+                    for (h, keys) in field.hashes.iter_mut().zip(layout.keys(sq)) {
+                        *h ^= keys[p.index()];
+                    }
+                    for &t in layout.near(sq) {
+                        field.near[t as usize] += 1;
+                    }
+                }
+            }
+        }
+        field
+    }
+
+    /// Gives back the shape classifier (it remembers patterns across moves).
+    pub fn into_lines(self) -> Lines {
+        self.lines
+    }
+
+    /// What a stone of `p` on the empty square `sq` makes.
+    #[inline]
+    pub fn threat(&self, sq: usize, p: Player) -> Threat {
+        self.cells[sq].threat[p.index()]
+    }
+
+    /// Squares where `p` wins at once.
+    #[inline]
+    pub fn fives(&self, p: Player) -> &[u16] {
+        &self.sets[p.index()][0].members
+    }
+    /// Squares where `p` makes a four or better.
+    #[inline]
+    pub fn fours(&self, p: Player) -> &[u16] {
+        &self.sets[p.index()][1].members
+    }
+    /// Squares where `p` wins in three plies (an open four, two fours).
+    #[inline]
+    pub fn wins3(&self, p: Player) -> &[u16] {
+        &self.sets[p.index()][2].members
+    }
+    /// Squares where `p` makes an open three.
+    #[inline]
+    pub fn threes(&self, p: Player) -> &[u16] {
+        &self.sets[p.index()][3].members
+    }
+
+    /// Whether a stone on the empty square `sq` could take away every cell
+    /// where `p` wins in three plies: each of them is `sq` or lies within
+    /// reach of it along one of its lines (a stone changes nothing else).
+    #[inline]
+    pub fn may_break_wins3(&self, sq: usize, p: Player) -> bool {
+        let at = self.board.cell_of(sq);
+        self.wins3(p).iter().all(|&w| {
+            let c = self.board.cell_of(w as usize);
+            let (dr, dc) = (at.row.abs_diff(c.row), at.col.abs_diff(c.col));
+            (dr == 0 || dc == 0 || dr == dc) && (dr.max(dc) as usize) <= self.span
+        })
+    }
+
+    /// The side to move.
+    #[inline]
+    pub fn to_move(&self) -> Player {
+        self.board.to_move()
+    }
+
+    /// The evaluation for the side to move: its cells' worth minus the
+    /// other's.
+    #[inline]
+    pub fn evaluate(&self) -> i32 {
+        let me = self.board.to_move().index();
+        (self.values[me] - self.values[1 - me]).clamp(-1 << 28, 1 << 28) as i32
+    }
+
+    /// Whether a stone lies within two cells of `sq`.
+    #[inline]
+    pub fn is_near_stone(&self, sq: usize) -> bool {
+        self.near[sq] > 0
+    }
+
+    /// The hash of the position as it stands (no symmetry).
+    #[inline]
+    pub fn hash(&self) -> u64 {
+        self.hashes[0]
+    }
+
+    /// The smallest of the symmetric hashes and the symmetry that gives it.
+    #[inline]
+    pub fn canonical(&self, symmetries: usize) -> (u64, usize) {
+        let mut best = (self.hashes[0], 0);
+        for (s, &h) in self.hashes.iter().enumerate().take(symmetries).skip(1) {
+            if h < best.0 {
+                best = (h, s);
+            }
+        }
+        best
+    }
+
+    /// Plays the side to move on an empty square; the outcome if the game
+    /// ended.
+    #[inline]
+    pub fn play(&mut self, layout: &Layout, sq: usize) -> Option<Outcome> {
+        let p = self.board.to_move();
+        self.occupy(sq);
+        self.mark(sq, p, true);
+        self.touch(layout, sq, p, 1);
+        self.board.play_unchecked(sq)
+    }
+
+    /// Takes back the move on `sq`, which must be the last one played.
+    #[inline]
+    pub fn undo(&mut self, layout: &Layout, sq: usize) {
+        self.board.undo();
+        let p = self.board.to_move();
+        self.mark(sq, p, false);
+        self.touch(layout, sq, p, -1);
+        self.vacate(sq);
+    }
+
+    /// Hashes and stone counts near `sq`, for a stone of `p` added or taken.
+    #[inline]
+    fn touch(&mut self, layout: &Layout, sq: usize, p: Player, delta: i8) {
+        for (h, keys) in self.hashes.iter_mut().zip(layout.keys(sq)) {
+            *h ^= keys[p.index()];
+        }
+        for &t in layout.near(sq) {
+            let c = &mut self.near[t as usize];
+            *c = c.wrapping_add_signed(delta);
+        }
+    }
+
+    /// Puts (or takes) a stone of `p` on `sq` into the lines of the cells
+    /// around it, and re-reads those that are empty.
+    #[inline]
+    fn mark(&mut self, sq: usize, p: Player, on: bool) {
+        let span = self.span;
+        for d in 0..4 {
+            let step = self.steps[d];
+            for forward in [true, false] {
+                let mut t = sq;
+                for i in 1..=span {
+                    t = if forward { t + step } else { t - step };
+                    if !self.on_board[t] {
+                        break;
+                    }
+                    // From `t`, `sq` lies `i` cells back (or ahead).
+                    let slot = if forward {
+                        self.slot_back[i]
+                    } else {
+                        self.slot_ahead[i]
+                    };
+                    let key = &mut self.keys[t][d];
+                    if on {
+                        *key |= STONE[p.index()] << slot;
+                    } else {
+                        *key &= !(3 << slot);
+                    }
+                    if self.board.is_empty_square(t) {
+                        self.reread(t, d);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The shapes of both players on line `d` of the empty square `t`.
+    #[inline]
+    fn reread(&mut self, t: usize, d: usize) {
+        let shapes = self.lines.pair(self.keys[t][d]);
+        for (p, &shape) in shapes.iter().enumerate() {
+            let cell = &mut self.cells[t];
+            let old = cell.shapes[p][d];
+            if shape != old {
+                cell.shapes[p][d] = shape;
+                let tally = &mut cell.tally[p];
+                tally.change(old, shape);
+                let threat = tally.threat();
+                self.replace(t, p, threat);
+            }
+        }
+    }
+
+    /// Sets what a stone of player `p` on the empty square `t` makes.
+    #[inline]
+    fn replace(&mut self, t: usize, p: usize, new: Threat) {
+        let old = self.cells[t].threat[p];
+        self.values[p] += (new.value - old.value) as i64;
+        let changed = old.flags ^ new.flags;
+        if changed != 0 {
+            for (set, &flag) in self.sets[p].iter_mut().zip(&SET_FLAGS) {
+                if changed & flag != 0 {
+                    if new.flags & flag != 0 {
+                        set.insert(t);
+                    } else {
+                        set.remove(t);
+                    }
+                }
+            }
+        }
+        self.cells[t].threat[p] = new;
+    }
+
+    /// The square gets a stone: it leaves the sets and the sums.
+    #[inline]
+    fn occupy(&mut self, sq: usize) {
+        for p in 0..2 {
+            self.replace(sq, p, Threat::default());
+        }
+    }
+
+    /// The square is empty again (or for the first time): read its lines.
+    fn vacate(&mut self, sq: usize) {
+        for d in 0..4 {
+            let shapes = self.lines.pair(self.keys[sq][d]);
+            for (p, &shape) in shapes.iter().enumerate() {
+                self.cells[sq].shapes[p][d] = shape;
+            }
+        }
+        for p in 0..2 {
+            let tally = Tally::of(self.cells[sq].shapes[p]);
+            self.cells[sq].tally[p] = tally;
+            self.replace(sq, p, tally.threat());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Cell, Geometry, Rule};
+    use rand::Rng;
+
+    fn fresh(board: &Board, layout: &Layout) -> Field {
+        let g = board.geometry();
+        Field::new(
+            board.clone(),
+            layout,
+            Lines::new(g.k(), g.rule() == Rule::Exact),
+        )
+    }
+
+    fn sorted(s: &[u16]) -> Vec<u16> {
+        let mut v = s.to_vec();
+        v.sort_unstable();
+        v
+    }
+
+    /// Random games on several shapes: after every move and every undo the
+    /// kept facts equal a fresh reading, and the cells where a stone wins
+    /// are exactly those where the rules say it does.
+    #[test]
+    fn kept_facts_match_a_fresh_reading_and_the_rules() {
+        let mut rng = crate::bots::seeded_rng(3);
+        for (rows, cols, k, rule) in [
+            (15, 15, 5, Rule::Free),
+            (15, 15, 5, Rule::Exact),
+            (9, 11, 4, Rule::Exact),
+            (7, 7, 3, Rule::Free),
+            (12, 9, 6, Rule::Exact),
+            (10, 10, 9, Rule::Free),
+        ] {
+            let g = Geometry::new(rows, cols, k, rule).unwrap();
+            let board = Board::new(g);
+            let layout = Layout::new(&board);
+            let mut field = fresh(&board, &layout);
+            for _game in 0..3 {
+                let mut played = Vec::new();
+                while !field.board.is_over() && played.len() < 60 {
+                    // Mostly near the stones, where shapes form.
+                    let empties: Vec<usize> = layout
+                        .squares
+                        .iter()
+                        .copied()
+                        .filter(|&s| field.board.is_empty_square(s))
+                        .collect();
+                    let near: Vec<usize> = empties
+                        .iter()
+                        .copied()
+                        .filter(|&s| field.is_near_stone(s))
+                        .collect();
+                    let pool = if near.is_empty() || rng.random_range(0..8) == 0 {
+                        &empties
+                    } else {
+                        &near
+                    };
+                    let sq = pool[rng.random_range(0..pool.len())];
+                    field.play(&layout, sq);
+                    played.push(sq);
+                    check(&field, &layout);
+                }
+                while let Some(sq) = played.pop() {
+                    field.undo(&layout, sq);
+                    if played.len() % 7 == 0 {
+                        check(&field, &layout);
+                    }
+                }
+                assert_eq!(field.board.ply(), 0);
+                check(&field, &layout);
+            }
+        }
+    }
+
+    fn check(field: &Field, layout: &Layout) {
+        let again = fresh(&field.board, layout);
+        let g = field.board.geometry();
+        for &sq in &layout.squares {
+            if field.board.is_empty_square(sq) {
+                assert_eq!(field.cells[sq], again.cells[sq], "{g}\n{}", field.board);
+            }
+        }
+        assert_eq!(field.values, again.values);
+        assert_eq!(field.hashes, again.hashes);
+        assert_eq!(field.near, again.near);
+        for p in [Player::X, Player::O] {
+            for set in 0..4 {
+                assert_eq!(
+                    sorted(&field.sets[p.index()][set].members),
+                    sorted(&again.sets[p.index()][set].members)
+                );
+            }
+            if field.board.is_over() {
+                continue;
+            }
+            let wins: Vec<u16> = layout
+                .squares
+                .iter()
+                .copied()
+                .filter(|&s| field.board.is_empty_square(s) && field.board.wins_through(s, p))
+                .map(|s| s as u16)
+                .collect();
+            assert_eq!(sorted(field.fives(p)), wins, "{g} {p}\n{}", field.board);
+        }
+    }
+
+    /// The cells where the side to move wins, makes a four (a winning cell
+    /// next) and wins in three plies (two winning cells next), checked by
+    /// trying every empty cell on the rules' own board.
+    #[test]
+    fn fours_and_wins_in_three_are_what_the_rules_say() {
+        let mut rng = crate::bots::seeded_rng(5);
+        let mut checked = [0; 2];
+        for (rows, cols, k, rule) in [
+            (9, 9, 5, Rule::Free),
+            (9, 9, 5, Rule::Exact),
+            (8, 10, 4, Rule::Exact),
+            (11, 11, 6, Rule::Free),
+        ] {
+            let g = Geometry::new(rows, cols, k, rule).unwrap();
+            let layout = Layout::new(&Board::new(g));
+            for _ in 0..40 {
+                let mut board = Board::new(g);
+                let plies = rng.random_range(6..30);
+                while board.ply() < plies && !board.is_over() {
+                    let empties: Vec<Cell> = board.legal_moves().collect();
+                    // Near the centre, where lines meet.
+                    let c = empties[rng.random_range(0..empties.len())];
+                    let near = |v: u8, n: usize| (v as usize).abs_diff(n / 2) <= 3;
+                    if near(c.row, rows as usize) && near(c.col, cols as usize) {
+                        board.try_play(c).unwrap();
+                    }
+                }
+                if board.is_over() {
+                    continue;
+                }
+                let me = board.to_move();
+                let wins = |b: &Board, p: Player| {
+                    b.squares()
+                        .filter(|&s| b.is_empty_square(s) && b.wins_through(s, p))
+                        .count()
+                };
+                if wins(&board, me) > 0 {
+                    continue;
+                }
+                let field = fresh(&board, &layout);
+                let (mut fours, mut wins3) = (Vec::new(), Vec::new());
+                let mut b = board.clone();
+                for &sq in &layout.squares {
+                    if !b.is_empty_square(sq) {
+                        continue;
+                    }
+                    b.play_unchecked(sq);
+                    let n = wins(&b, me);
+                    b.undo();
+                    if n >= 1 {
+                        fours.push(sq as u16);
+                    }
+                    if n >= 2 {
+                        wins3.push(sq as u16);
+                    }
+                }
+                let shown = format!("{g} {me} to move\n{board}");
+                assert_eq!(sorted(field.fours(me)), fours, "{shown}");
+                assert_eq!(sorted(field.wins3(me)), wins3, "{shown}");
+                checked[0] += fours.len();
+                checked[1] += wins3.len();
+            }
+        }
+        assert!(checked[0] > 100 && checked[1] > 10, "{checked:?}");
+    }
+
+    #[test]
+    fn an_open_three_shows_its_open_four_and_four_cells() {
+        let g = Geometry::new(15, 15, 5, Rule::Free).unwrap();
+        let mut board = Board::new(g);
+        for (r, c) in [(7, 6), (0, 0), (7, 7), (0, 14), (7, 8)] {
+            board.try_play(Cell::new(r, c)).unwrap();
+        }
+        let layout = Layout::new(&board);
+        let field = fresh(&board, &layout);
+        let cells = |s: &[u16]| -> Vec<Cell> {
+            let mut v: Vec<Cell> = s.iter().map(|&q| board.cell_of(q as usize)).collect();
+            v.sort_by_key(|c| (c.row, c.col));
+            v
+        };
+        assert_eq!(
+            cells(field.wins3(Player::X)),
+            [Cell::new(7, 5), Cell::new(7, 9)]
+        );
+        assert_eq!(
+            cells(field.fours(Player::X)),
+            [
+                Cell::new(7, 4),
+                Cell::new(7, 5),
+                Cell::new(7, 9),
+                Cell::new(7, 10)
+            ]
+        );
+        assert!(field.fives(Player::X).is_empty());
+        assert!(field.evaluate() < 0, "O to move, X has the three");
+    }
+}

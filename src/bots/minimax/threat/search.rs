@@ -1,0 +1,774 @@
+//! The threat searcher's main search: principal variation search with
+//! iterative deepening, the transposition table, killer and history move
+//! ordering, and move generation that knows what is forced.
+
+use super::field::{Field, FOUR, THREE};
+use super::shape::Lines;
+use super::tactics::{VctKnown, Win};
+use crate::bots::minimax::eval::{from_table, is_proven, to_table, win_at, INFINITY};
+use crate::bots::minimax::layout::Layout;
+use crate::bots::minimax::table::{Bound, Entry, Table};
+use crate::bots::minimax::SearchReport;
+use crate::rules::{Board, Outcome};
+use rand::rngs::SmallRng;
+use rand::seq::{IndexedRandom, SliceRandom};
+use std::cmp::Reverse;
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+/// The clock is read once per this many nodes (a power of two).
+const CLOCK_INTERVAL: u64 = 64;
+
+/// Below the root, only this many of the best-looking quiet moves are
+/// searched (forced moves and defences are never cut).
+const BEAM: usize = 12;
+
+/// The VCF tried inside the search: at nodes this many plies or more from
+/// the horizon where the side to move has at least this many fours, on
+/// this many nodes (also the defender's VCF inside VCT). Tried at every
+/// node, with 200 nodes, it cost three plies of depth at 1 s a move and
+/// lost about 130 Elo at 60 ms (96 games against main's minimax: +40 ± 71
+/// against +172 ± 81 without it).
+const NODE_VCF_DEPTH: i32 = 2;
+const NODE_VCF_FOURS: usize = 2;
+const NODE_VCF_NODES: u64 = 100;
+
+/// Node budgets of the root's own VCF, VCT and of the check that the
+/// chosen move leaves the other no VCT.
+const ROOT_VCF_NODES: u64 = 100_000;
+const ROOT_VCT_NODES: u64 = 400_000;
+const DEFENCE_VCT_NODES: u64 = 200_000;
+
+/// The initiative's worth at the horizon (see `evaluate`).
+const FOUR_THREE_TEMPO: i32 = 400;
+const THREE_TEMPO: i32 = 60;
+
+/// Deepest VCT tried, in the attacker's threats.
+const VCT_DEPTH: u32 = 12;
+
+/// Entries of the cache of failed VCFs (a power of two).
+const VCF_CACHE: usize = 1 << 16;
+
+/// What the search keeps from move to move: the shape classifier.
+pub struct Memory {
+    pub lines: Lines,
+}
+
+/// One move's search: the position, the table and the clock.
+pub struct ThreatSearch<'a> {
+    pub(super) layout: &'a Layout,
+    table: &'a mut Table,
+    pub(super) field: Field,
+    /// When the current phase of the search ends (at the latest `hard`).
+    deadline: Instant,
+    hard: Instant,
+    pub(super) nodes: u64,
+    /// Set when the phase's deadline passed: every score since is void.
+    stopped: bool,
+    /// The node count at which the current tactical search gives up.
+    pub(super) budget: u64,
+    /// Set when a tactical search gave up (its failures are not final).
+    pub(super) exhausted: bool,
+    /// The budget of the VCFs inside other searches.
+    pub(super) vcf_nodes: u64,
+    /// Scratch move lists by board ply, for the tactical searches.
+    pub(super) lists: Vec<Vec<(usize, i64)>>,
+    pub(super) vcf_cache: Vec<(u64, u8)>,
+    pub(super) vct_cache: HashMap<u64, VctKnown>,
+    /// Move lists by search ply.
+    moves: Vec<Vec<(usize, i64)>>,
+    /// Per square and player: how often the move caused a cutoff, by depth².
+    history: Vec<[u32; 2]>,
+    /// Per search ply: the last two quiet moves that caused a cutoff.
+    killers: Vec<[usize; 2]>,
+}
+
+impl<'a> ThreatSearch<'a> {
+    /// A search of `board` that must stop by `hard`.
+    pub fn new(
+        layout: &'a Layout,
+        table: &'a mut Table,
+        board: Board,
+        memory: Memory,
+        hard: Instant,
+    ) -> Self {
+        let squares = board.square_count();
+        let plies = board.geometry().area() + 2;
+        ThreatSearch {
+            field: Field::new(board, layout, memory.lines),
+            layout,
+            table,
+            deadline: hard,
+            hard,
+            nodes: 0,
+            stopped: false,
+            budget: u64::MAX,
+            exhausted: false,
+            vcf_nodes: NODE_VCF_NODES,
+            lists: vec![Vec::new(); plies],
+            vcf_cache: vec![(0, 0); VCF_CACHE],
+            vct_cache: HashMap::new(),
+            moves: vec![Vec::new(); plies],
+            history: vec![[0, 0]; squares],
+            killers: vec![[usize::MAX; 2]; plies],
+        }
+    }
+
+    /// Gives back what is kept between moves.
+    pub fn into_memory(self) -> Memory {
+        Memory {
+            lines: self.field.into_lines(),
+        }
+    }
+
+    /// Counts a node and reads the clock now and then.
+    #[inline]
+    pub(super) fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= self.deadline {
+            self.stopped = true;
+        }
+        self.stopped
+    }
+
+    /// Starts a phase that ends at `until` (never after the hard deadline);
+    /// false when there is no time left for it.
+    fn phase(&mut self, until: Instant) -> bool {
+        self.deadline = until.min(self.hard);
+        self.stopped = Instant::now() >= self.deadline;
+        !self.stopped
+    }
+
+    /// Chooses a move for the side to move of an ongoing game: what is
+    /// forced or proved first, then iterative deepening up to `max_depth`
+    /// plies. Without a depth cap the whole time to the hard deadline is
+    /// used; with one, the tactical searches run on node budgets only, so
+    /// that the same position gives the same move.
+    pub fn choose(
+        &mut self,
+        rng: &mut SmallRng,
+        max_depth: Option<usize>,
+        start: Instant,
+    ) -> (usize, SearchReport) {
+        let mut report = SearchReport::default();
+        let me = self.field.to_move();
+        let opp = me.other();
+        let proved = |sq: usize, plies: u32, nodes: u64| {
+            let report = SearchReport {
+                depth: 0,
+                score: Some(win_at(plies as usize)),
+                solved: true,
+                nodes,
+            };
+            (sq, report)
+        };
+        if let Some(&sq) = self.field.fives(me).choose(rng) {
+            return proved(sq as usize, 1, 0);
+        }
+        let theirs = self.field.fives(opp);
+        if let Some(&sq) = theirs.choose(rng) {
+            if theirs.len() >= 2 {
+                report.score = Some(-win_at(2));
+                report.solved = true;
+            }
+            return (sq as usize, report);
+        }
+        if let Some(&sq) = self.field.wins3(me).choose(rng) {
+            return proved(sq as usize, 3, 0);
+        }
+        let total = self.hard.saturating_duration_since(start);
+        let capped = max_depth.is_some();
+        // Attack first: a VCF, then a VCT, on an eighth of the time.
+        let attack_until = if capped { self.hard } else { start + total / 8 };
+        self.phase(attack_until);
+        // The quickest VCF: one more four at a time (failures are cached).
+        self.budget = self.nodes + ROOT_VCF_NODES;
+        self.exhausted = false;
+        for fours in 1..=super::tactics::VCF_DEPTH {
+            if let Some((sq, plies)) = self.vcf(fours) {
+                return proved(sq, plies, self.nodes);
+            }
+            if self.exhausted {
+                break;
+            }
+        }
+        if let Some((sq, plies)) = self.vct_root(ROOT_VCT_NODES, attack_until) {
+            return proved(sq, plies, self.nodes);
+        }
+        self.budget = u64::MAX;
+
+        // Then search, keeping a tenth of the time to check the choice.
+        let check_reserve = if capped { Duration::ZERO } else { total / 10 };
+        let phase_end = self.hard.checked_sub(check_reserve).unwrap_or(self.hard);
+        self.phase(phase_end);
+        let mut scored = Vec::new();
+        let restricted = self.generate(&mut scored, 0, None);
+        if scored.is_empty() {
+            // Every move loses to the other's open four: hold out anyway.
+            self.generate_quiet(&mut scored, 0, None);
+            report.score = Some(-win_at(4));
+            report.solved = restricted;
+        }
+        // Moves that look alike are tried in an order the seed decides.
+        scored.shuffle(rng);
+        scored.sort_by_key(|&(_, s)| Reverse(s));
+        let mut moves: Vec<usize> = scored.iter().map(|m| m.0).collect();
+        if moves.len() == 1 {
+            report.nodes = self.nodes;
+            return (moves[0], report);
+        }
+        let empties = self.field.board.geometry().area() - self.field.board.ply();
+        let limit = max_depth.unwrap_or(empties).min(empties).max(1);
+        let mut best: Option<(usize, i32)> = None;
+        for depth in 1..=limit {
+            let (result, complete) = self.search_root(&moves, depth as i32);
+            if let Some((i, score)) = result {
+                best = Some((moves[i], score));
+                moves[..=i].rotate_right(1);
+                report.score = Some(score);
+            }
+            if !complete {
+                break;
+            }
+            report.depth = depth;
+            if best.is_some_and(|b| is_proven(b.1) && b.1 > 0) {
+                break;
+            }
+        }
+
+        // The choice must not leave the other a VCT; if it does, the next
+        // moves in the search's order, while time lasts (the first eight
+        // under a depth cap, on node budgets).
+        let mut choice = best.map_or(moves[0], |b| b.0);
+        if !best.is_some_and(|b| is_proven(b.1) && b.1 > 0) {
+            self.phase(self.hard);
+            let checked = if capped { 8 } else { moves.len() };
+            for &m in moves.iter().take(checked) {
+                match self.refuted_by_vct(m) {
+                    Some(false) => {
+                        choice = m;
+                        break;
+                    }
+                    Some(true) => continue,
+                    None => break,
+                }
+            }
+        }
+        report.nodes = self.nodes;
+        (choice, report)
+    }
+
+    /// A VCT for the side to move, deepening one threat at a time, within
+    /// `nodes` nodes and the time to `until`.
+    fn vct_root(&mut self, nodes: u64, until: Instant) -> Option<Win> {
+        if !self.phase(until) {
+            return None;
+        }
+        self.budget = self.nodes + nodes;
+        self.exhausted = false;
+        let mut found = None;
+        for depth in 1..=VCT_DEPTH {
+            found = self.vct_attack(depth);
+            if found.is_some() || self.exhausted {
+                break;
+            }
+        }
+        self.budget = u64::MAX;
+        self.exhausted = false;
+        self.phase(self.hard);
+        found
+    }
+
+    /// Whether the other side has a VCT after move `m`: `None` when the
+    /// check ran out of time or nodes.
+    fn refuted_by_vct(&mut self, m: usize) -> Option<bool> {
+        if self.field.play(self.layout, m).is_some() {
+            // The move ends the game: a win or a draw, nothing to refute.
+            self.field.undo(self.layout, m);
+            return Some(false);
+        }
+        self.budget = self.nodes + DEFENCE_VCT_NODES;
+        self.exhausted = false;
+        let mut refuted = false;
+        for depth in 1..=VCT_DEPTH {
+            if self.vct_attack(depth).is_some() {
+                refuted = true;
+                break;
+            }
+            if self.exhausted {
+                break;
+            }
+        }
+        let gave_up = self.exhausted && !refuted;
+        self.field.undo(self.layout, m);
+        self.budget = u64::MAX;
+        self.exhausted = false;
+        (!gave_up).then_some(refuted)
+    }
+
+    /// Searches every root move to `depth`: the best (index and score)
+    /// among those searched completely, and whether all were; a result
+    /// needs at least the first move (the previous best) searched.
+    fn search_root(&mut self, moves: &[usize], depth: i32) -> (Option<(usize, i32)>, bool) {
+        let mut alpha = -INFINITY;
+        let mut best: Option<(usize, i32)> = None;
+        for (i, &sq) in moves.iter().enumerate() {
+            let v = self.value_of(sq, depth, alpha, INFINITY, 0, i == 0, 0);
+            if self.stopped {
+                return (best, false);
+            }
+            if best.is_none_or(|(_, b)| v > b) {
+                best = Some((i, v));
+                alpha = alpha.max(v);
+            }
+        }
+        (best, true)
+    }
+
+    /// The value of playing `sq` for the side to move at `ply`, searched
+    /// `depth - 1 - reduction` plies below (a null window first unless
+    /// `full_window`; a reduced search that beats alpha is searched again
+    /// at full depth).
+    #[allow(clippy::too_many_arguments)]
+    fn value_of(
+        &mut self,
+        sq: usize,
+        depth: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        full_window: bool,
+        reduction: i32,
+    ) -> i32 {
+        let outcome = self.field.play(self.layout, sq);
+        let v = match outcome {
+            Some(Outcome::Win { .. }) => win_at(ply + 1),
+            Some(Outcome::Draw) => 0,
+            None if full_window => -self.negamax(depth - 1, -beta, -alpha, ply + 1),
+            None => {
+                let mut v = -self.negamax(depth - 1 - reduction, -alpha - 1, -alpha, ply + 1);
+                if reduction > 0 && v > alpha && !self.stopped {
+                    v = -self.negamax(depth - 1, -alpha - 1, -alpha, ply + 1);
+                }
+                if v > alpha && v < beta && !self.stopped {
+                    v = -self.negamax(depth - 1, -beta, -alpha, ply + 1);
+                }
+                v
+            }
+        };
+        self.field.undo(self.layout, sq);
+        v
+    }
+
+    /// The value of the position for the side to move (fail-soft).
+    fn negamax(&mut self, depth: i32, mut alpha: i32, beta: i32, ply: usize) -> i32 {
+        if self.tick() {
+            return 0;
+        }
+        let me = self.field.to_move();
+        let opp = me.other();
+        if !self.field.fives(me).is_empty() {
+            return win_at(ply + 1);
+        }
+        let theirs = self.field.fives(opp);
+        if theirs.len() >= 2 {
+            return -win_at(ply + 2);
+        }
+        if let Some(&block) = theirs.first() {
+            // The only move that does not lose at once: no depth used.
+            return self.value_of(block as usize, depth + 1, alpha, beta, ply, true, 0);
+        }
+        if !self.field.wins3(me).is_empty() {
+            return win_at(ply + 3);
+        }
+
+        let layout = self.layout;
+        let (key, sym) = self.field.canonical(layout.symmetries);
+        let mut tt_move = None;
+        if let Some(entry) = self.table.probe(key) {
+            tt_move = entry
+                .best
+                .and_then(|m| layout.square_of_canonical(m, sym))
+                .filter(|&sq| self.field.board.is_empty_square(sq));
+            if entry.depth as i32 >= depth {
+                let score = from_table(entry.score, ply);
+                let cut = match entry.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => score >= beta,
+                    Bound::Upper => score <= alpha,
+                };
+                if cut {
+                    return score;
+                }
+            }
+        }
+        if depth >= NODE_VCF_DEPTH && self.field.fours(me).len() >= NODE_VCF_FOURS {
+            let budget = self.vcf_nodes;
+            if let Some((sq, plies)) = self.vcf_within(budget) {
+                let score = win_at(ply + plies as usize);
+                self.store(key, sym, score, u8::MAX as i32, Bound::Exact, sq, ply);
+                return score;
+            }
+            if self.stopped {
+                return 0;
+            }
+        }
+        if depth <= 0 {
+            return self.evaluate();
+        }
+
+        let mut moves = std::mem::take(&mut self.moves[ply]);
+        let restricted = self.generate(&mut moves, ply, tt_move);
+        if moves.is_empty() {
+            self.moves[ply] = moves;
+            return -win_at(ply + 4);
+        }
+        let alpha_in = alpha;
+        let mut best = -INFINITY;
+        let mut best_sq = moves[0].0;
+        for (i, &(sq, _)) in moves.iter().enumerate() {
+            let quiet = !restricted
+                && self.field.threat(sq, me).rank == 0
+                && self.field.threat(sq, opp).rank == 0;
+            let reduction = if depth >= 3 && i >= 4 && quiet { 1 } else { 0 };
+            let v = self.value_of(sq, depth, alpha, beta, ply, i == 0, reduction);
+            if self.stopped {
+                break;
+            }
+            if v > best {
+                best = v;
+                best_sq = sq;
+                if v > alpha {
+                    alpha = v;
+                    if v >= beta {
+                        let h = &mut self.history[sq][me.index()];
+                        *h = h.saturating_add((depth * depth) as u32);
+                        let k = &mut self.killers[ply];
+                        if k[0] != sq {
+                            k[1] = k[0];
+                            k[0] = sq;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        self.moves[ply] = moves;
+        if self.stopped {
+            return 0;
+        }
+        let bound = if best <= alpha_in {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        };
+        self.store(key, sym, best, depth, bound, best_sq, ply);
+        best
+    }
+
+    /// The evaluation, with the initiative of the side to move: a four
+    /// that also makes an open three is most often a win, an open three to
+    /// make forces a reply.
+    fn evaluate(&self) -> i32 {
+        let me = self.field.to_move();
+        let mut v = self.field.evaluate();
+        let four_three = self
+            .field
+            .fours(me)
+            .iter()
+            .any(|&sq| self.field.threat(sq as usize, me).flags & THREE != 0);
+        if four_three {
+            v += FOUR_THREE_TEMPO;
+        } else if !self.field.threes(me).is_empty() {
+            v += THREE_TEMPO;
+        }
+        v
+    }
+
+    /// Stores a result of the node at `ply` (its proven scores made
+    /// relative to the node).
+    #[allow(clippy::too_many_arguments)]
+    fn store(
+        &mut self,
+        key: u64,
+        sym: usize,
+        score: i32,
+        depth: i32,
+        bound: Bound,
+        sq: usize,
+        ply: usize,
+    ) {
+        self.table.store(
+            key,
+            Entry {
+                score: to_table(score, ply),
+                depth: depth.clamp(0, u8::MAX as i32) as u8,
+                bound,
+                best: Some(self.layout.canonical_index(sq, sym)),
+            },
+        );
+    }
+
+    /// The candidate moves at `ply`, best-looking first. Facing a win in
+    /// three plies (an open three made open four, a double four), only the
+    /// side's own fours and the stones after which that threat is gone;
+    /// then `true`, and an empty list means every move loses. Otherwise
+    /// the cells near stones.
+    fn generate(
+        &mut self,
+        moves: &mut Vec<(usize, i64)>,
+        ply: usize,
+        tt_move: Option<usize>,
+    ) -> bool {
+        let me = self.field.to_move();
+        let opp = me.other();
+        if self.field.wins3(opp).is_empty() {
+            self.generate_quiet(moves, ply, tt_move);
+            return false;
+        }
+        self.defences(moves);
+        let mut kept = 0;
+        for i in 0..moves.len() {
+            let (sq, mut score) = moves[i];
+            let four = self.field.threat(sq, me).flags & FOUR != 0;
+            let holds = four
+                || self.field.may_break_wins3(sq, opp) && {
+                    self.field.play(self.layout, sq);
+                    let gone = self.field.wins3(opp).is_empty();
+                    self.field.undo(self.layout, sq);
+                    gone
+                };
+            if holds {
+                if Some(sq) == tt_move {
+                    score = i64::MAX;
+                }
+                moves[kept] = (sq, score);
+                kept += 1;
+            }
+        }
+        moves.truncate(kept);
+        moves.sort_by_key(|&(_, s)| Reverse(s));
+        true
+    }
+
+    /// Cells near stones (the centre on an empty board), ordered by what
+    /// they make for the side to move and what they take from the other;
+    /// below the root only the best few.
+    fn generate_quiet(
+        &mut self,
+        moves: &mut Vec<(usize, i64)>,
+        ply: usize,
+        tt_move: Option<usize>,
+    ) {
+        let layout = self.layout;
+        let board = &self.field.board;
+        let me = board.to_move();
+        let opp = me.other();
+        moves.clear();
+        if board.ply() == 0 {
+            moves.extend(layout.centre.iter().map(|&sq| (sq, 0)));
+            return;
+        }
+        let killers = self.killers[ply];
+        for &sq in &layout.squares {
+            if !board.is_empty_square(sq) || !self.field.is_near_stone(sq) {
+                continue;
+            }
+            let score = if Some(sq) == tt_move {
+                i64::MAX
+            } else {
+                let mine = self.field.threat(sq, me).value as i64;
+                let theirs = self.field.threat(sq, opp).value as i64;
+                let killer = if killers.contains(&sq) { 16 } else { 0 };
+                (2 * mine + theirs + killer) * 4096 + self.history[sq][me.index()].min(4095) as i64
+            };
+            moves.push((sq, score));
+        }
+        if moves.is_empty() {
+            moves.extend(
+                layout
+                    .squares
+                    .iter()
+                    .filter(|&&sq| board.is_empty_square(sq))
+                    .map(|&sq| (sq, 0)),
+            );
+        }
+        moves.sort_by_key(|&(_, s)| Reverse(s));
+        if ply > 0 && moves.len() > BEAM {
+            moves.truncate(BEAM);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Cell, Geometry, Rule};
+    use crate::solver::{Budget, Solver, Value};
+    use rand::Rng;
+
+    fn search<'a>(layout: &'a Layout, table: &'a mut Table, board: &Board) -> ThreatSearch<'a> {
+        let g = board.geometry();
+        let memory = Memory {
+            lines: Lines::new(g.k(), g.rule() == Rule::Exact),
+        };
+        let far = Instant::now() + Duration::from_secs(3600);
+        ThreatSearch::new(layout, table, board.clone(), memory, far)
+    }
+
+    /// A position of random play near the centre, `plies` long, or `None`
+    /// when the game ended first.
+    fn random_position(g: Geometry, plies: usize, rng: &mut SmallRng) -> Option<Board> {
+        let mut board = Board::new(g);
+        let (rows, cols) = (g.rows(), g.cols());
+        while board.ply() < plies {
+            let empties: Vec<Cell> = board.legal_moves().collect();
+            let c = empties[rng.random_range(0..empties.len())];
+            let near = |v: u8, n: usize| (v as usize).abs_diff(n / 2) <= 3;
+            if near(c.row, rows) && near(c.col, cols) && board.try_play(c).unwrap().is_some() {
+                return None;
+            }
+        }
+        Some(board)
+    }
+
+    /// The cells where `p`, to move on `b`, would make two winning cells.
+    fn double_threats(b: &mut Board) -> Vec<usize> {
+        let p = b.to_move();
+        let squares: Vec<usize> = b.squares().filter(|&s| b.is_empty_square(s)).collect();
+        let mut out = Vec::new();
+        for &a in &squares {
+            if b.play_unchecked(a).is_some() {
+                b.undo();
+                continue;
+            }
+            let n = squares
+                .iter()
+                .filter(|&&s| s != a && b.wins_through(s, p))
+                .count();
+            b.undo();
+            if n >= 2 {
+                out.push(a);
+            }
+        }
+        out
+    }
+
+    /// Facing a win in three plies, the moves generated are exactly those
+    /// that do not lose to it at once: every other move lets the other make
+    /// two winning cells (checked on the rules' board), every generated one
+    /// is a four or leaves no such cell.
+    #[test]
+    fn facing_a_win_in_three_only_the_defences_and_fours_are_generated() {
+        let mut rng = crate::bots::seeded_rng(11);
+        let mut seen = 0;
+        for rule in [Rule::Free, Rule::Exact] {
+            let g = Geometry::new(9, 9, 5, rule).unwrap();
+            let layout = Layout::new(&Board::new(g));
+            let mut table = Table::new(10);
+            let mut tries = 0;
+            while tries < 4000 && seen < 30 * (1 + rule as usize) {
+                tries += 1;
+                let plies = rng.random_range(7..24);
+                let Some(board) = random_position(g, plies, &mut rng) else {
+                    continue;
+                };
+                let mut s = search(&layout, &mut table, &board);
+                let (me, opp) = (board.to_move(), board.to_move().other());
+                if !s.field.fives(me).is_empty()
+                    || !s.field.fives(opp).is_empty()
+                    || s.field.wins3(opp).is_empty()
+                {
+                    continue;
+                }
+                seen += 1;
+                let mut moves = Vec::new();
+                assert!(s.generate(&mut moves, 1, None));
+                let listed: Vec<usize> = moves.iter().map(|m| m.0).collect();
+                let mut b = board.clone();
+                for sq in b.squares().collect::<Vec<_>>() {
+                    if !b.is_empty_square(sq) {
+                        continue;
+                    }
+                    let cell = b.cell_of(sq);
+                    let four = s.field.threat(sq, me).flags & FOUR != 0;
+                    b.play_unchecked(sq);
+                    let threats = double_threats(&mut b);
+                    b.undo();
+                    let shown = format!("{g}, {me} to move, {cell}:\n{board}");
+                    if listed.contains(&sq) {
+                        assert!(four || threats.is_empty(), "kept {shown}");
+                    } else {
+                        assert!(!four && !threats.is_empty(), "dropped {shown}");
+                    }
+                }
+            }
+        }
+        assert!(seen >= 60, "only {seen} positions with a threat");
+    }
+
+    /// Every win VCF and VCT claim on boards the solver takes is a win by
+    /// the solver, in no fewer plies than the solver's quickest.
+    #[test]
+    fn threat_searches_claim_only_wins_the_solver_proves() {
+        let mut rng = crate::bots::seeded_rng(12);
+        let mut solver = Solver::new(16);
+        let mut claims = [0; 2];
+        for (rows, cols, k, rule) in [
+            (8, 8, 5, Rule::Free),
+            (8, 8, 5, Rule::Exact),
+            (7, 9, 4, Rule::Free),
+            (6, 10, 4, Rule::Exact),
+        ] {
+            let g = Geometry::new(rows, cols, k, rule).unwrap();
+            let layout = Layout::new(&Board::new(g));
+            let mut table = Table::new(12);
+            for _ in 0..60 {
+                let plies = rng.random_range(10..26);
+                let Some(board) = random_position(g, plies, &mut rng) else {
+                    continue;
+                };
+                let mut s = search(&layout, &mut table, &board);
+                if !s.field.fives(board.to_move()).is_empty() {
+                    continue;
+                }
+                let vcf = s.vcf_within(20_000);
+                let vct = if vcf.is_none() {
+                    s.vct_root(20_000, Instant::now() + Duration::from_secs(60))
+                } else {
+                    None
+                };
+                let Some((first, plies)) = vcf.or(vct) else {
+                    continue;
+                };
+                claims[vct.is_some() as usize] += 1;
+                // The solver must never disprove a claim (one it cannot
+                // settle within its moment is only checked that far).
+                let shown = format!("{g}, {} to move:\n{board}", board.to_move());
+                let mut solve = |b: &Board| {
+                    let budget = Budget::until(Instant::now() + Duration::from_millis(300));
+                    solver.solve(b, budget).unwrap()
+                };
+                let report = solve(&board);
+                assert_eq!(report.bounds.hi, 1, "claimed a win disproved: {shown}");
+                let Some(Value::Win(n)) = report.value else {
+                    continue;
+                };
+                assert!(plies >= n, "{plies} plies, the solver's {n}: {shown}");
+                // The first move keeps the win.
+                let mut after = board.clone();
+                if after.play_unchecked(first).is_none() {
+                    let r = solve(&after);
+                    let shown = format!("{shown}\nafter {}: {r:?}", board.cell_of(first));
+                    assert_eq!(r.bounds.lo, -1, "{shown}");
+                }
+            }
+        }
+        assert!(
+            claims[0] >= 20 && claims[1] >= 5,
+            "claims (vcf, vct): {claims:?}"
+        );
+    }
+}

@@ -1,0 +1,432 @@
+//! Line shapes: what a stone on an empty cell makes along one line, for any
+//! K and both rules.
+//!
+//! A shape is read from the cells around the candidate cell along one line,
+//! `span` cells each side (K-1 under the free rule; K under the exact rule,
+//! whose windows also look at the cells just past their ends). It counts
+//! only windows of K cells through the candidate cell that are *live* for
+//! the player: none of the other's stones or the board's edge in them and,
+//! under the exact rule, none of the player's own stones just past their
+//! ends (filling such a window would make an overline, which does not win),
+//! as in `rules::window_masks`.
+//!
+//! - `Five`: a live window is full: the stone wins.
+//! - `OpenFour`: two or more empty cells would each complete a live window
+//!   (`.XXXX.`, and `X.XXX.X`, two fours in one line): no single stone
+//!   blocks them.
+//! - `Four`: exactly one such cell (`XXXX.`, `XX.XX`).
+//! - `OpenThree`: one more stone somewhere makes an `OpenFour` (`.XXX.`,
+//!   the split three `.XX.X.`).
+//! - `Three`: one more stone makes a `Four` but none an `OpenFour`.
+//! - `OpenTwo`, `Two`: one more stone makes an `OpenThree`, a `Three`.
+//! - `One`: a live window, nothing more; `None`: no live window at all.
+//!
+//! A line is given as a [`LineKey`]: two bits per cell around the candidate
+//! (empty, X, O, off the board), kept up to date move by move by the caller.
+//! The shapes of both players are computed once per key and remembered (a
+//! dense table where the keys are few, a map beyond), so that keeping them
+//! costs one lookup per cell touched.
+
+use std::collections::HashMap;
+
+/// What a stone makes along one line; see the module documentation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[repr(u8)]
+pub enum Shape {
+    #[default]
+    None,
+    One,
+    Two,
+    OpenTwo,
+    Three,
+    OpenThree,
+    Four,
+    OpenFour,
+    Five,
+}
+
+impl Shape {
+    const ALL: [Shape; 9] = [
+        Shape::None,
+        Shape::One,
+        Shape::Two,
+        Shape::OpenTwo,
+        Shape::Three,
+        Shape::OpenThree,
+        Shape::Four,
+        Shape::OpenFour,
+        Shape::Five,
+    ];
+
+    /// The shape one stone short of this one (what a line is when one more
+    /// stone can make `self`).
+    fn one_short(self) -> Shape {
+        match self {
+            Shape::Five | Shape::OpenFour => Shape::OpenThree,
+            Shape::Four => Shape::Three,
+            Shape::OpenThree => Shape::OpenTwo,
+            Shape::Three => Shape::Two,
+            _ => Shape::One,
+        }
+    }
+}
+
+/// A line around a candidate cell: cell `i` of the `2 * span` cells around
+/// it (the nearest first on each side: see [`Lines::slot`]) in bits `2i`
+/// and `2i + 1`: 0 when empty, else [`STONE`]`[player]` or [`OFF`].
+pub type LineKey = u128;
+
+/// The two-bit codes of a stone and of an off-board cell in a [`LineKey`].
+pub const STONE: [u128; 2] = [1, 2];
+pub const OFF: u128 = 3;
+
+/// Dense tables are kept for up to this many patterns (one byte each for
+/// one player's patterns, by base-3 digits; two bytes for both players'
+/// shapes, by line key); beyond, maps remember the patterns met.
+const DENSE_LIMIT: usize = 1 << 20;
+
+/// Marks a dense entry not yet computed.
+const UNKNOWN: u8 = u8::MAX;
+const UNKNOWN_PAIR: u16 = u16::MAX;
+
+/// The classifier of one game shape (K and rule): reads patterns given as
+/// bit masks over the `2 * span + 1` cells of a line centred on the
+/// candidate cell (bit `span` is the cell itself and is ignored).
+pub struct Lines {
+    k: u32,
+    span: u32,
+    exact: bool,
+    /// `ternary[mask]`: the mask's bits as base-3 digits, the centre skipped.
+    ternary: Vec<u32>,
+    /// Shapes by `ternary[own] + 2 * ternary[blocked]`, computed on demand.
+    dense: Vec<u8>,
+    /// Shapes by (own, blocked) where there is no dense table.
+    sparse: HashMap<(u64, u64), Shape>,
+    /// Both players' shapes (X's in the low byte) by line key, computed on
+    /// demand; a map where the keys are too many for a table.
+    pairs: Vec<u16>,
+    sparse_pairs: HashMap<LineKey, u16>,
+}
+
+impl Lines {
+    /// The classifier for K in a row, under the exact rule or not.
+    pub fn new(k: usize, exact: bool) -> Lines {
+        let k = k.max(1) as u32;
+        let span = if exact { k } else { k - 1 };
+        let cells = 2 * span as usize;
+        let patterns = 3usize
+            .checked_pow(cells as u32)
+            .filter(|&n| n <= DENSE_LIMIT);
+        let (ternary, dense) = match patterns {
+            Some(n) => {
+                let mut ternary = vec![0u32; 1 << (cells + 1)];
+                for (mask, t) in ternary.iter_mut().enumerate() {
+                    let mut digit = 1;
+                    for bit in 0..=cells {
+                        if bit == span as usize {
+                            continue;
+                        }
+                        if mask >> bit & 1 == 1 {
+                            *t += digit;
+                        }
+                        digit *= 3;
+                    }
+                }
+                (ternary, vec![UNKNOWN; n])
+            }
+            None => (Vec::new(), Vec::new()),
+        };
+        let pairs = if 4 * span < 21 {
+            vec![UNKNOWN_PAIR; 1 << (4 * span)]
+        } else {
+            Vec::new()
+        };
+        Lines {
+            k,
+            span,
+            exact,
+            ternary,
+            dense,
+            sparse: HashMap::new(),
+            pairs,
+            sparse_pairs: HashMap::new(),
+        }
+    }
+
+    /// Where the cell `offset` steps along the line (never 0) sits in a
+    /// [`LineKey`]: the shift of its two bits.
+    #[inline]
+    pub fn slot(&self, offset: isize) -> u32 {
+        let span = self.span as isize;
+        debug_assert!(offset != 0 && offset.abs() <= span);
+        let i = if offset < 0 {
+            -offset - 1
+        } else {
+            span + offset - 1
+        };
+        2 * i as u32
+    }
+
+    /// Both players' shapes (X's, O's) for a stone on the centre of `key`.
+    #[inline]
+    pub fn pair(&mut self, key: LineKey) -> [Shape; 2] {
+        let v = if !self.pairs.is_empty() {
+            let v = self.pairs[key as usize];
+            if v != UNKNOWN_PAIR {
+                v
+            } else {
+                let v = self.compute_pair(key);
+                self.pairs[key as usize] = v;
+                v
+            }
+        } else if let Some(&v) = self.sparse_pairs.get(&key) {
+            v
+        } else {
+            let v = self.compute_pair(key);
+            self.sparse_pairs.insert(key, v);
+            v
+        };
+        [
+            Shape::ALL[(v & 0xFF) as usize],
+            Shape::ALL[(v >> 8) as usize],
+        ]
+    }
+
+    #[cold]
+    fn compute_pair(&mut self, key: LineKey) -> u16 {
+        let span = self.span as isize;
+        let mut masks = [0u64; 4];
+        for offset in (-span..=span).filter(|&o| o != 0) {
+            let code = (key >> self.slot(offset)) & 3;
+            masks[code as usize] |= 1 << (offset + span);
+        }
+        let [_, x, o, off] = masks;
+        let sx = self.shape(x, o | off);
+        let so = self.shape(o, x | off);
+        sx as u16 | (so as u16) << 8
+    }
+
+    /// Cells read each side of the candidate cell.
+    pub fn span(&self) -> usize {
+        self.span as usize
+    }
+
+    /// The shape a stone on the centre makes, given the player's stones
+    /// (`own`) and the cells closed to the player (`blocked`: the other's
+    /// stones and off-board cells) around it.
+    #[inline]
+    pub fn shape(&mut self, own: u64, blocked: u64) -> Shape {
+        let centre = 1u64 << self.span;
+        let (own, blocked) = (own & !centre, blocked & !centre);
+        if !self.dense.is_empty() {
+            let i =
+                self.ternary[own as usize] as usize + 2 * self.ternary[blocked as usize] as usize;
+            let s = self.dense[i];
+            if s != UNKNOWN {
+                return Shape::ALL[s as usize];
+            }
+            let s = self.compute(own, blocked);
+            self.dense[i] = s as u8;
+            s
+        } else {
+            if let Some(&s) = self.sparse.get(&(own, blocked)) {
+                return s;
+            }
+            let s = self.compute(own, blocked);
+            self.sparse.insert((own, blocked), s);
+            s
+        }
+    }
+
+    /// The shape by its definition (one stone short of the best shape one
+    /// more stone makes), remembering the patterns it passes through.
+    #[cold]
+    fn compute(&mut self, own: u64, blocked: u64) -> Shape {
+        let (k, span) = (self.k, self.span);
+        let centre = 1u64 << span;
+        let mine = own | centre;
+        let window = if k >= 64 { u64::MAX } else { (1u64 << k) - 1 };
+        let last = 2 * span;
+        let mut live_cells = 0u64;
+        let mut points = 0u64;
+        let mut most = 0;
+        for start in span + 1 - k..=span {
+            let w = window << start;
+            if w & blocked != 0 {
+                continue;
+            }
+            if self.exact {
+                let before = if start > 0 { 1u64 << (start - 1) } else { 0 };
+                let after = if start + k <= last {
+                    1u64 << (start + k)
+                } else {
+                    0
+                };
+                if mine & (before | after) != 0 {
+                    continue;
+                }
+            }
+            let empty = w & !mine;
+            match empty.count_ones() {
+                0 => return Shape::Five,
+                1 => points |= empty,
+                _ => {}
+            }
+            live_cells |= empty;
+            most = most.max(k - empty.count_ones());
+        }
+        match points.count_ones() {
+            0 => {}
+            1 => return Shape::Four,
+            _ => return Shape::OpenFour,
+        }
+        if live_cells == 0 {
+            return Shape::None;
+        }
+        // Two stones or more short of a four: nothing one stone can make
+        // counts beyond a one.
+        if most + 3 < k {
+            return Shape::One;
+        }
+        let mut best = Shape::One;
+        let mut cells = live_cells;
+        while cells != 0 {
+            let e = cells & cells.wrapping_neg();
+            cells &= cells - 1;
+            best = best.max(self.shape(own | e, blocked).one_short());
+            if best == Shape::OpenThree {
+                break;
+            }
+        }
+        best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The shape of the cell marked `*` in a line written with `X` (the
+    /// player), `O` or `|` (closed) and `.` (empty); cells beyond the
+    /// written ones are empty.
+    fn shape_of(lines: &mut Lines, line: &str) -> Shape {
+        let at = line.find('*').expect("a * in the line");
+        let span = lines.span() as isize;
+        let (mut own, mut blocked) = (0u64, 0u64);
+        for (i, ch) in line.chars().enumerate() {
+            let offset = i as isize - at as isize;
+            if offset.abs() > span {
+                continue;
+            }
+            let bit = 1u64 << (offset + span);
+            match ch {
+                'X' => own |= bit,
+                'O' | '|' => blocked |= bit,
+                _ => {}
+            }
+        }
+        lines.shape(own, blocked)
+    }
+
+    #[test]
+    fn gomoku_shapes_under_the_free_rule() {
+        let mut l = Lines::new(5, false);
+        let cases = [
+            ("XX*XX", Shape::Five),
+            ("XXXX*X", Shape::Five),
+            (".XXX*.", Shape::OpenFour),
+            ("X.X*X.X", Shape::OpenFour),
+            ("OXXX*.", Shape::Four),
+            ("XX.X*", Shape::Four),
+            ("|XX*X.", Shape::Four),
+            ("..XX*..", Shape::OpenThree),
+            ("..X.X*..", Shape::OpenThree),
+            ("..X*.X..", Shape::OpenThree),
+            ("OXX*..", Shape::Three),
+            ("..X.*.X..", Shape::Three),
+            ("..X*...", Shape::OpenTwo),
+            ("..X.*...", Shape::OpenTwo),
+            ("OX*...", Shape::Two),
+            ("...*...", Shape::One),
+            ("O...*O", Shape::None),
+            ("OXXX*O", Shape::None),
+        ];
+        for (line, want) in cases {
+            assert_eq!(shape_of(&mut l, line), want, "{line}");
+        }
+    }
+
+    #[test]
+    fn line_keys_give_both_players_shapes() {
+        for (k, exact) in [(5, false), (5, true), (7, true)] {
+            let mut lines = Lines::new(k, exact);
+            let span = lines.span() as isize;
+            // X X * X . . O: X makes an open four (K 5) or a two (K 7);
+            // O nothing much.
+            let mut key: LineKey = 0;
+            for (offset, code) in [(-2, STONE[0]), (-1, STONE[0]), (1, STONE[0]), (3, STONE[1])] {
+                key |= code << lines.slot(offset);
+            }
+            key |= OFF << lines.slot(-span);
+            let [x, o] = lines.pair(key);
+            if k == 5 {
+                assert_eq!(x, Shape::OpenFour, "k {k}");
+            } else {
+                assert!((Shape::Two..=Shape::OpenTwo).contains(&x), "k {k}: {x:?}");
+            }
+            assert!(o <= Shape::One, "k {k}: {o:?}");
+            assert_eq!(lines.pair(key), [x, o]);
+        }
+    }
+
+    #[test]
+    fn overlines_do_not_win_under_the_exact_rule() {
+        let mut exact = Lines::new(5, true);
+        let mut free = Lines::new(5, false);
+        let cases = [
+            ("XXXX*X", Shape::Five, Shape::None),
+            ("XX*XX", Shape::Five, Shape::Five),
+            (".XX*XX.", Shape::Five, Shape::Five),
+            ("XX*XX.X", Shape::Five, Shape::Five),
+            // The gap would make six: only the far end makes five.
+            ("X.XXX*.", Shape::OpenFour, Shape::Four),
+            // A four whose completion makes six is no four.
+            ("X.XXX*O", Shape::Four, Shape::None),
+            // Under the exact rule the first X makes the gap a six.
+            ("XX.XX*.", Shape::Four, Shape::Three),
+        ];
+        for (line, free_want, exact_want) in cases {
+            assert_eq!(shape_of(&mut free, line), free_want, "free {line}");
+            assert_eq!(shape_of(&mut exact, line), exact_want, "exact {line}");
+        }
+    }
+
+    #[test]
+    fn any_k_and_the_sparse_table_agree_with_the_dense_one() {
+        // K = 4 free reads 3 cells each side; K = 8 exact, 8: the map.
+        let mut four = Lines::new(4, false);
+        assert_eq!(shape_of(&mut four, ".XX*."), Shape::OpenFour);
+        assert_eq!(shape_of(&mut four, "OXX*."), Shape::Four);
+        assert_eq!(shape_of(&mut four, ".X*.."), Shape::OpenThree);
+        let mut eight = Lines::new(8, true);
+        assert!(eight.dense.is_empty());
+        assert_eq!(shape_of(&mut eight, ".XXXXXX*."), Shape::OpenFour);
+        assert_eq!(shape_of(&mut eight, "XXXXXX*XX"), Shape::None);
+        assert_eq!(shape_of(&mut eight, "OXXXXXX*X"), Shape::Five);
+        let mut one = Lines::new(1, false);
+        assert_eq!(shape_of(&mut one, "X*X"), Shape::Five);
+        let mut one = Lines::new(1, true);
+        assert_eq!(shape_of(&mut one, "X*."), Shape::None);
+        assert_eq!(shape_of(&mut one, "O*."), Shape::Five);
+        // The same patterns through a map and through the dense table.
+        let mut dense = Lines::new(5, false);
+        let mut sparse = Lines::new(5, false);
+        sparse.dense.clear();
+        for own in 0..512u64 {
+            for blocked in [0u64, 1, 0b1_0000_0000, 0b1_0010_0001] {
+                let own = own & !blocked;
+                assert_eq!(dense.shape(own, blocked), sparse.shape(own, blocked));
+            }
+        }
+    }
+}
