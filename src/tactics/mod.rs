@@ -335,14 +335,16 @@ pub fn wins_slower(puzzle: &Puzzle, cell: Cell, effort: Effort) -> bool {
     let mut after = board.clone();
     match after.try_play(cell) {
         Ok(Some(o)) => o.winner().is_some(),
-        Ok(None) => Checker::new(&after)
-            .loses_within(
-                &after,
-                puzzle.plies + SLOWER_BY - 1,
-                false,
-                effort.checker_nodes,
-            )
-            .unwrap_or(false),
+        Ok(None) => {
+            // Deepening: a short win is proved in a few nodes, where one
+            // search to the full bound can run out of them first.
+            let mut checker = Checker::new(&after);
+            (2..puzzle.plies + SLOWER_BY)
+                .step_by(2)
+                .any(|plies| {
+                    checker.loses_within(&after, plies, false, effort.checker_nodes) == Some(true)
+                })
+        }
         Err(_) => false,
     }
 }
