@@ -339,11 +339,9 @@ pub fn wins_slower(puzzle: &Puzzle, cell: Cell, effort: Effort) -> bool {
             // Deepening: a short win is proved in a few nodes, where one
             // search to the full bound can run out of them first.
             let mut checker = Checker::new(&after);
-            (2..puzzle.plies + SLOWER_BY)
-                .step_by(2)
-                .any(|plies| {
-                    checker.loses_within(&after, plies, false, effort.checker_nodes) == Some(true)
-                })
+            (2..puzzle.plies + SLOWER_BY).step_by(2).any(|plies| {
+                checker.loses_within(&after, plies, false, effort.checker_nodes) == Some(true)
+            })
         }
         Err(_) => false,
     }

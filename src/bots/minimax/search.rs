@@ -3,7 +3,7 @@
 //! full width: minimax's search on boards of up to 36 cells (larger ones
 //! have the threat searcher, `threat`).
 
-use super::eval::{from_table, is_proven, to_table, win_at, INFINITY};
+use super::eval::{is_proven, to_table, win_at, INFINITY};
 use super::layout::Layout;
 use super::position::Position;
 use super::table::{Bound, Entry, Table};
@@ -104,10 +104,10 @@ impl<'a> Search<'a> {
         }
 
         let (key, sym) = self.pos.canonical(layout.symmetries);
-        let known = self.table.probe(key).and_then(|e| e.best);
-        let tt_move = known
-            .and_then(|m| layout.square_of_canonical(m, sym))
-            .filter(|&sq| self.pos.board.is_empty_square(sq));
+        let tt_move = self
+            .table
+            .probe(key)
+            .and_then(|e| e.best_square(layout, sym, &self.pos.board));
         let mut scored = Vec::new();
         self.generate(&mut scored, tt_move);
         // Shuffle, then sort again (stably): moves that look alike are tried
@@ -320,23 +320,12 @@ impl<'a> Search<'a> {
         let (key, sym) = self.pos.canonical(layout.symmetries);
         let mut tt_move = None;
         if let Some(entry) = self.table.probe(key) {
-            tt_move = entry
-                .best
-                .and_then(|m| layout.square_of_canonical(m, sym))
-                .filter(|&sq| self.pos.board.is_empty_square(sq));
-            if entry.depth as usize >= depth {
-                let score = from_table(entry.score, ply);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    if (entry.depth as usize) < empties {
-                        self.inexact = true;
-                    }
-                    return score;
+            tt_move = entry.best_square(layout, sym, &self.pos.board);
+            if let Some(score) = entry.cutoff(depth as i32, alpha, beta, ply) {
+                if (entry.depth as usize) < empties {
+                    self.inexact = true;
                 }
+                return score;
             }
         }
 

@@ -2,6 +2,10 @@
 //! canonical Zobrist hash, allocated with the bot and wiped (not freed) on
 //! a new game.
 
+use super::eval::from_table;
+use super::layout::Layout;
+use crate::rules::Board;
+
 /// How a stored score relates to the true value of its position.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bound {
@@ -47,6 +51,30 @@ pub struct Table {
 const WRITTEN_FRACTION: usize = 16;
 
 impl Entry {
+    /// The score when the stored bound settles a node to be searched
+    /// `depth` plies deep in the window (`alpha`, `beta`), `ply` plies
+    /// below the root; `None` when it must be searched.
+    pub fn cutoff(&self, depth: i32, alpha: i32, beta: i32, ply: usize) -> Option<i32> {
+        if (self.depth as i32) < depth {
+            return None;
+        }
+        let score = from_table(self.score, ply);
+        let settled = match self.bound {
+            Bound::Exact => true,
+            Bound::Lower => score >= beta,
+            Bound::Upper => score <= alpha,
+        };
+        settled.then_some(score)
+    }
+
+    /// The stored best move as a square of `board`, seen through symmetry
+    /// `sym`, if that square is still empty.
+    pub fn best_square(&self, layout: &Layout, sym: usize, board: &Board) -> Option<usize> {
+        self.best
+            .and_then(|m| layout.square_of_canonical(m, sym))
+            .filter(|&sq| board.is_empty_square(sq))
+    }
+
     fn pack(self, age: u64) -> u64 {
         let bound = match self.bound {
             Bound::Lower => 1,

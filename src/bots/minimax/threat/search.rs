@@ -5,7 +5,7 @@
 use super::field::{Field, FOUR, THREE};
 use super::shape::Lines;
 use super::tactics::{VctKnown, Win};
-use crate::bots::minimax::eval::{from_table, is_proven, to_table, win_at, INFINITY};
+use crate::bots::minimax::eval::{is_proven, to_table, win_at, INFINITY};
 use crate::bots::minimax::layout::Layout;
 use crate::bots::minimax::table::{Bound, Entry, Table};
 use crate::bots::minimax::SearchReport;
@@ -386,20 +386,9 @@ impl<'a> ThreatSearch<'a> {
         let (key, sym) = self.field.canonical(layout.symmetries);
         let mut tt_move = None;
         if let Some(entry) = self.table.probe(key) {
-            tt_move = entry
-                .best
-                .and_then(|m| layout.square_of_canonical(m, sym))
-                .filter(|&sq| self.field.board.is_empty_square(sq));
-            if entry.depth as i32 >= depth {
-                let score = from_table(entry.score, ply);
-                let cut = match entry.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => score >= beta,
-                    Bound::Upper => score <= alpha,
-                };
-                if cut {
-                    return score;
-                }
+            tt_move = entry.best_square(layout, sym, &self.field.board);
+            if let Some(score) = entry.cutoff(depth, alpha, beta, ply) {
+                return score;
             }
         }
         if depth >= NODE_VCF_DEPTH && self.field.fours(me).len() >= NODE_VCF_FOURS {
