@@ -224,19 +224,7 @@ impl Checker {
                 }
             }
         }
-        if self.gave_up {
-            return false;
-        }
-        let k = self.memo.entry(key).or_insert(Known {
-            won: u32::MAX,
-            failed: 0,
-        });
-        if won {
-            k.won = k.won.min(plies);
-        } else {
-            k.failed = k.failed.max(plies);
-        }
-        won
+        self.remember(key, plies, won)
     }
 
     /// The attacker plays `m`: does it win within `plies` (`m` the first)?
@@ -300,6 +288,13 @@ impl Checker {
                 break;
             }
         }
+        self.remember(key, plies, lost)
+    }
+
+    /// Keeps a finished question's answer for the position `key` (the
+    /// attacker wins within `plies`, or not) and returns it; a search that
+    /// gave up proved nothing and keeps nothing.
+    fn remember(&mut self, key: (u64, bool, bool), plies: u32, won: bool) -> bool {
         if self.gave_up {
             return false;
         }
@@ -307,12 +302,12 @@ impl Checker {
             won: u32::MAX,
             failed: 0,
         });
-        if lost {
+        if won {
             k.won = k.won.min(plies);
         } else {
             k.failed = k.failed.max(plies);
         }
-        lost
+        won
     }
 }
 
