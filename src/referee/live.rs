@@ -624,6 +624,16 @@ mod tests {
         });
     }
 
+    fn finish(live: &Live, game: usize, end: &GameEnd, standings: &Standings<'_>) {
+        let over = GameOver {
+            game,
+            x: "a",
+            o: "b",
+            end,
+        };
+        live.game_finished(&over, standings);
+    }
+
     #[test]
     fn games_show_move_by_move_and_leave_with_their_result() {
         let live = Live::new();
@@ -648,13 +658,7 @@ mod tests {
 
         let end = win_for_x(vec![Cell::new(0, 0)]);
         tallies[0].add(0, Player::X, &end);
-        let over = GameOver {
-            game: 0,
-            x: "a",
-            o: "b",
-            end: &end,
-        };
-        live.game_finished(&over, &standings(&engines, &tallies, 1));
+        finish(&live, 0, &end, &standings(&engines, &tallies, 1));
         let j = json(&live);
         assert_eq!(j["playing"], serde_json::json!([]));
         assert_eq!(j["recent"][0]["result"], "x");
@@ -682,13 +686,7 @@ mod tests {
         let end = win_for_x(vec![]);
         for g in 0..RECENT_GAMES + 5 {
             start(&live, g, &[]);
-            let over = GameOver {
-                game: g,
-                x: "a",
-                o: "b",
-                end: &end,
-            };
-            live.game_finished(&over, &standings(&engines, &tallies, g as u64 + 1));
+            finish(&live, g, &end, &standings(&engines, &tallies, g as u64 + 1));
         }
         let recent = json(&live)["recent"].as_array().unwrap().clone();
         assert_eq!(recent.len(), RECENT_GAMES);
@@ -722,13 +720,7 @@ mod tests {
                 followed += 1;
             }
             tallies[0].add(g, Player::X, &end);
-            let over = GameOver {
-                game: g,
-                x: "a",
-                o: "b",
-                end: &end,
-            };
-            live.game_finished(&over, &standings(&engines, &tallies, g as u64 + 1));
+            finish(&live, g, &end, &standings(&engines, &tallies, g as u64 + 1));
         }
         assert!(
             (SHOWN_BURST as usize..200).contains(&followed),
