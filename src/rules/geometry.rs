@@ -129,6 +129,20 @@ pub fn splitmix64(state: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// The smallest of a position's Zobrist hashes under the first
+/// `symmetries` of the board's symmetries (the same for every symmetric
+/// position: a table key) and the symmetry that gives it.
+#[inline]
+pub fn smallest_hash(hashes: &[u64], symmetries: usize) -> (u64, usize) {
+    let mut best = (hashes[0], 0);
+    for (s, &h) in hashes.iter().enumerate().take(symmetries).skip(1) {
+        if h < best.0 {
+            best = (h, s);
+        }
+    }
+    best
+}
+
 impl Default for Geometry {
     fn default() -> Self {
         Geometry::TIC_TAC_TOE

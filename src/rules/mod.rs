@@ -18,7 +18,7 @@ mod playout;
 mod types;
 
 pub use board::{Board, IllegalMove};
-pub use geometry::{splitmix64, BoardSize, Geometry, SizeError, MAX_SIDE};
+pub use geometry::{smallest_hash, splitmix64, BoardSize, Geometry, SizeError, MAX_SIDE};
 pub use outcome::{Line, Outcome};
 pub(crate) use playout::windows as window_masks;
 pub use playout::{random_below, Playouts};

@@ -96,14 +96,9 @@ impl Pos {
     /// the stones) and the symmetry that gives it.
     #[inline]
     pub fn canonical(&self, symmetries: usize) -> (u64, usize) {
-        let mut best = (self.hashes[0], 0);
-        for (s, &h) in self.hashes.iter().enumerate().take(symmetries).skip(1) {
-            if h < best.0 {
-                best = (h, s);
-            }
-        }
+        let (hash, sym) = crate::rules::smallest_hash(&self.hashes, symmetries);
         // Zero marks nothing in the table.
-        (best.0 | 1, best.1)
+        (hash | 1, sym)
     }
 }
 

@@ -283,13 +283,7 @@ impl Position {
     /// positions) and the symmetry that gives it.
     #[inline]
     pub fn canonical(&self, symmetries: usize) -> (u64, usize) {
-        let mut best = (self.hashes[0], 0);
-        for (s, &h) in self.hashes.iter().enumerate().take(symmetries).skip(1) {
-            if h < best.0 {
-                best = (h, s);
-            }
-        }
-        best
+        crate::rules::smallest_hash(&self.hashes, symmetries)
     }
 }
 

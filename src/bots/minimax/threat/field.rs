@@ -357,13 +357,7 @@ impl Field {
     /// The smallest of the symmetric hashes and the symmetry that gives it.
     #[inline]
     pub fn canonical(&self, symmetries: usize) -> (u64, usize) {
-        let mut best = (self.hashes[0], 0);
-        for (s, &h) in self.hashes.iter().enumerate().take(symmetries).skip(1) {
-            if h < best.0 {
-                best = (h, s);
-            }
-        }
-        best
+        crate::rules::smallest_hash(&self.hashes, symmetries)
     }
 
     /// Plays the side to move on an empty square; the outcome if the game
