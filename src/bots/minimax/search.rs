@@ -356,13 +356,7 @@ impl<'a> Search<'a> {
         if self.stopped {
             return 0;
         }
-        let bound = if best <= alpha_in {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha_in, beta);
         self.table.store(
             key,
             Entry {

@@ -50,6 +50,20 @@ pub struct Table {
 /// beyond it, wiping everything is about as quick.
 const WRITTEN_FRACTION: usize = 16;
 
+impl Bound {
+    /// What a search's `best` score says of its node, searched in the
+    /// window (`alpha`, `beta`).
+    pub fn of(best: i32, alpha: i32, beta: i32) -> Bound {
+        if best <= alpha {
+            Bound::Upper
+        } else if best >= beta {
+            Bound::Lower
+        } else {
+            Bound::Exact
+        }
+    }
+}
+
 impl Entry {
     /// The score when the stored bound settles a node to be searched
     /// `depth` plies deep in the window (`alpha`, `beta`), `ply` plies

@@ -446,13 +446,7 @@ impl<'a> ThreatSearch<'a> {
         if self.stopped {
             return 0;
         }
-        let bound = if best <= alpha_in {
-            Bound::Upper
-        } else if best >= beta {
-            Bound::Lower
-        } else {
-            Bound::Exact
-        };
+        let bound = Bound::of(best, alpha_in, beta);
         self.store(key, sym, best, depth, bound, best_sq, ply);
         best
     }
