@@ -43,32 +43,56 @@ const SALT: [u64; 4] = [
     0x27D4_EB2F_1656_67C5,
 ];
 
+/// An attacker's node before any threat is tried.
+enum AttackNode {
+    /// Decided already: a five or a win in three plies to make, two fives
+    /// of the defender to face, or out of time or nodes (`None`).
+    Settled(Option<Win>),
+    /// The defender has one five to make: the attacker must block it here.
+    Block(usize),
+    /// Nothing forced: threats are to be tried.
+    Open,
+}
+
 impl ThreatSearch<'_> {
+    /// What the attacker (the side to move) faces, in the order that
+    /// decides it: time, its own five, the defender's fives, its own win in
+    /// three plies.
+    fn attack_node(&mut self) -> AttackNode {
+        if self.tick() || self.nodes >= self.budget {
+            self.exhausted = true;
+            return AttackNode::Settled(None);
+        }
+        let a = self.field.to_move();
+        if let Some(&w) = self.field.fives(a).first() {
+            return AttackNode::Settled(Some((w as usize, 1)));
+        }
+        let theirs = self.field.fives(a.other());
+        if theirs.len() >= 2 {
+            return AttackNode::Settled(None);
+        }
+        if let Some(&b) = theirs.first() {
+            return AttackNode::Block(b as usize);
+        }
+        if let Some(&w) = self.field.wins3(a).first() {
+            return AttackNode::Settled(Some((w as usize, 3)));
+        }
+        AttackNode::Open
+    }
+
     /// Whether the side to move wins by continuous fours within `depth`
     /// fours (and `self.budget` nodes); the first move.
     pub(super) fn vcf(&mut self, depth: u32) -> Option<Win> {
-        if self.tick() || self.nodes >= self.budget {
-            self.exhausted = true;
-            return None;
-        }
         let a = self.field.to_move();
-        let d = a.other();
-        if let Some(&w) = self.field.fives(a).first() {
-            return Some((w as usize, 1));
-        }
-        let theirs = self.field.fives(d);
-        if theirs.len() >= 2 {
-            return None;
-        }
-        if let Some(&b) = theirs.first() {
-            let b = b as usize;
-            if depth == 0 || self.field.threat(b, a).flags & FOUR == 0 {
-                return None;
+        match self.attack_node() {
+            AttackNode::Settled(r) => return r,
+            AttackNode::Block(b) => {
+                if depth == 0 || self.field.threat(b, a).flags & FOUR == 0 {
+                    return None;
+                }
+                return self.vcf_four(b, depth).map(|n| (b, n));
             }
-            return self.vcf_four(b, depth).map(|n| (b, n));
-        }
-        if let Some(&w) = self.field.wins3(a).first() {
-            return Some((w as usize, 3));
+            AttackNode::Open => {}
         }
         if depth == 0 || self.field.fours(a).is_empty() {
             return None;
@@ -152,32 +176,21 @@ impl ThreatSearch<'_> {
     /// `depth` more threats of its own; the first move, and the plies the
     /// proof takes at most.
     pub(super) fn vct_attack(&mut self, depth: u32) -> Option<Win> {
-        if self.tick() || self.nodes >= self.budget {
-            self.exhausted = true;
-            return None;
+        match self.attack_node() {
+            AttackNode::Settled(r) => return r,
+            AttackNode::Block(b) => {
+                // Forced to block: the threats already made must carry on.
+                let r = match self.field.play(self.layout, b) {
+                    Some(_) => None,
+                    None => self.vct_defend(depth),
+                };
+                self.field.undo(self.layout, b);
+                return r.map(|n| (b, n + 1));
+            }
+            AttackNode::Open => {}
         }
         let a = self.field.to_move();
         let d = a.other();
-        if let Some(&w) = self.field.fives(a).first() {
-            return Some((w as usize, 1));
-        }
-        let theirs = self.field.fives(d);
-        if theirs.len() >= 2 {
-            return None;
-        }
-        if let Some(&b) = theirs.first() {
-            // Forced to block: the threats already made must carry on.
-            let b = b as usize;
-            let r = match self.field.play(self.layout, b) {
-                Some(_) => None,
-                None => self.vct_defend(depth),
-            };
-            self.field.undo(self.layout, b);
-            return r.map(|n| (b, n + 1));
-        }
-        if let Some(&w) = self.field.wins3(a).first() {
-            return Some((w as usize, 3));
-        }
         if let Some(w) = self.vcf_within(self.vcf_nodes) {
             return Some(w);
         }
