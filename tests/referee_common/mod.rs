@@ -237,19 +237,25 @@ pub fn wait_for_records(scratch: &Scratch, games: usize) {
     }
 }
 
-/// Waits for the referee to exit (at most 30 s) and collects its output.
-pub fn finish(mut child: Child, scratch: &Scratch) -> (ExitStatus, Run) {
+/// Waits for the referee to exit, killing it and failing the test after
+/// `limit`.
+pub fn wait_for_exit(child: &mut Child, limit: Duration) -> ExitStatus {
     let start = Instant::now();
-    let status = loop {
+    loop {
         if let Some(status) = child.try_wait().unwrap() {
-            break status;
+            return status;
         }
-        if start.elapsed() > Duration::from_secs(30) {
+        if start.elapsed() > limit {
             let _ = child.kill();
-            panic!("the referee did not stop");
+            panic!("the referee did not stop within {limit:?}");
         }
         std::thread::sleep(Duration::from_millis(10));
-    };
+    }
+}
+
+/// Waits for the referee to exit (at most 30 s) and collects its output.
+pub fn finish(mut child: Child, scratch: &Scratch) -> (ExitStatus, Run) {
+    let status = wait_for_exit(&mut child, Duration::from_secs(30));
     let output = child.wait_with_output().unwrap();
     (status, records(scratch, output))
 }
@@ -325,17 +331,7 @@ impl Watched {
     /// Waits for the run to end (at most a minute) and reads its records.
     pub fn finish(mut self, scratch: &Scratch) -> (std::process::ExitStatus, Run, String) {
         let mut child = self.child.take().unwrap();
-        let start = Instant::now();
-        let status = loop {
-            if let Some(s) = child.try_wait().unwrap() {
-                break s;
-            }
-            if start.elapsed() > Duration::from_secs(60) {
-                let _ = child.kill();
-                panic!("the referee did not finish");
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        };
+        let status = wait_for_exit(&mut child, Duration::from_secs(60));
         let output = child.wait_with_output().unwrap();
         let stderr = self
             .stderr
