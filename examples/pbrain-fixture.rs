@@ -229,8 +229,11 @@ impl Brain {
             _ => {
                 let (x, y) = empty[self.rng.below(empty.len())];
                 self.board.insert((x, y), 1);
-                self.say(&format!("{x},{y}"));
+                // The clock starts as the move leaves: read after the
+                // write, a brain put off the CPU in between would see the
+                // next command as early however late it came.
                 self.answered_at = Some(Instant::now());
+                self.say(&format!("{x},{y}"));
             }
         }
     }
