@@ -226,15 +226,13 @@ fn bot_command(bot: BotKind) -> Vec<String> {
         .and_then(|p| p.parent())
         .map(|d| d.join(format!("kinrow{}", std::env::consts::EXE_SUFFIX)));
     match (sibling, me) {
-        (Some(k), _) if k.is_file() => {
-            vec![k.display().to_string(), "--bot".into(), bot.name().into()]
-        }
+        (Some(kinrow), _) if kinrow.is_file() => kinrow::client::bot_command(&kinrow, bot),
         (_, Some(me)) => vec![
             me.display().to_string(),
             "--serve-bot".into(),
             bot.name().into(),
         ],
-        _ => vec!["kinrow".into(), "--bot".into(), bot.name().into()],
+        _ => kinrow::client::bot_command(std::path::Path::new("kinrow"), bot),
     }
 }
 

@@ -112,21 +112,10 @@ type Answer = Result<Result<String, String>, ClientError>;
 impl GomocupLink {
     /// A link for the brain started as `argv`.
     pub fn new(options: GomocupOptions, argv: &[String]) -> GomocupLink {
-        // The program's file name, past an interpreter.
-        let base = |p: &String| {
-            std::path::Path::new(p)
-                .file_name()
-                .map_or(p.clone(), |f| f.to_string_lossy().into_owned())
-        };
-        let interpreters = ["python", "python3", "node", "wine", "sh", "bash", "java"];
-        let program = match argv {
-            [first, second, ..] if interpreters.contains(&base(first).as_str()) => base(second),
-            [first, ..] => base(first),
-            [] => String::new(),
-        };
         GomocupLink {
             options,
-            program,
+            // The brain's name when its ABOUT gives none.
+            program: super::display_name(argv),
             pending: VecDeque::new(),
             started: None,
             board: Board::new(options.board),

@@ -2,10 +2,10 @@
 //! end's own rules core keeps the board and gives the verdict.
 
 use super::console::Console;
-use super::engine::{EngineFault, EngineSeat};
 use super::input::{parse_entry, takes_cell_numbers, Entry};
 use super::render::{cell_number_guide, paint, render};
 use super::setup::Describe;
+use crate::client::{EngineFault, EngineSeat};
 use crate::rules::{Board, Outcome, Player};
 use crate::solve::analysis_map;
 use crate::solver::{Budget, Solver};
@@ -285,7 +285,7 @@ fn move_help(board: &Board) -> String {
 mod tests {
     use super::*;
     use crate::client::Response;
-    use crate::play::engine::{Deadline, Link};
+    use crate::client::{Deadline, Link};
     use crate::play::render::Style;
     use crate::rules::{Cell, Geometry};
 

@@ -12,7 +12,6 @@
 //! - [`interrupt`]: Ctrl-C ends the engines too.
 
 pub mod console;
-pub mod engine;
 pub mod game;
 pub mod input;
 pub mod interrupt;
@@ -23,11 +22,12 @@ pub mod session;
 pub mod setup;
 
 use crate::cli::ShapeArgs;
+use crate::client::{parse_seconds, EngineCommand, SeatSpec};
 use anyhow::Context;
 use clap::Args;
 use console::Console;
 use render::Style;
-use setup::{SeatSpec, Setup};
+use setup::Setup;
 use std::io::IsTerminal;
 use std::time::Duration;
 
@@ -76,20 +76,8 @@ pub struct PlayArgs {
     pub delay: Option<u64>,
 }
 
-pub use crate::client::EngineCommand;
-
 fn parse_engine(s: &str) -> Result<EngineCommand, String> {
     EngineCommand::parse(s).map_err(|e| e.to_string())
-}
-
-/// A number of seconds from a flag: above 0, at most a day.
-pub fn parse_seconds(s: &str) -> Result<Duration, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!(
-            "'{s}' is not a number of seconds above 0 and at most 86400"
-        )),
-    }
 }
 
 const KEYS_HELP: &str = "\
@@ -185,7 +173,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         movetime: args.movetime,
         timeout: args.timeout.unwrap_or(Duration::from_secs(30)),
         startup_timeout: args.startup_timeout.unwrap_or_else(|| {
-            crate::referee::default_startup_timeout(args.timeout.unwrap_or_default())
+            crate::client::default_startup_timeout(args.timeout.unwrap_or_default())
         }),
         pace: Duration::from_millis(args.delay.unwrap_or(watching_pause)),
         engine_program: std::env::current_exe()

@@ -12,7 +12,6 @@
 //! - [`tournament`]: start-up checks, scheduling over worker threads,
 //!   records, progress and Ctrl-C.
 //! - [`report`]: per-pairing tallies, the text report and the JSON summary.
-//! - [`seeds`]: the seeds of engines and openings, derived from the run's.
 //! - [`shard`]: `--shard I/N`, a slice of a run's schedule.
 //! - [`stats`]: the statistics as pure functions.
 //! - [`watch`]: the events of a running tournament, for those who watch.
@@ -27,7 +26,6 @@ mod progress;
 pub mod records;
 pub mod report;
 mod resume;
-pub mod seeds;
 pub mod shard;
 pub mod stats;
 pub mod tournament;
@@ -38,59 +36,18 @@ pub use openings::{
     OpeningSource,
 };
 pub use records::PastGames;
-pub use seeds::{derive_seed, Stream};
+// The seeds live beside the bots' random number generator (`kinrow play`
+// derives its bots' seeds too).
+pub use crate::bots::seeds::{self, derive_seed, Stream};
 pub use shard::Shard;
 pub use tournament::{run, run_watched, RunOutcome};
+// The engine specs live with the client, which every front end shares.
+pub use crate::client::{default_startup_timeout, is_valid_name, EngineSpec};
 
-use crate::bots::BotKind;
-use crate::client::Dialect;
 use crate::rules::Geometry;
 use stats::Sprt;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Duration;
-
-/// An engine as given on the command line: `[NAME=][gomocup:|kinrow:]COMMAND`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct EngineSpec {
-    /// The display name, if given (else the engine's `name` reply).
-    pub name: Option<String>,
-    /// The program and its arguments.
-    pub argv: Vec<String>,
-    /// The protocol it speaks ([`crate::client::EngineCommand`]).
-    pub dialect: Dialect,
-    /// The built-in bot this engine is (`--bots`), which `--in-process`
-    /// plays without its process.
-    pub bot: Option<BotKind>,
-}
-
-/// Whether `s` can be an engine's display name given as `NAME=`.
-pub fn is_valid_name(s: &str) -> bool {
-    !s.is_empty()
-        && s.len() <= 64
-        && s.chars()
-            .all(|c| c.is_ascii_alphanumeric() || "-_.+".contains(c))
-}
-
-impl FromStr for EngineSpec {
-    type Err = String;
-    /// `NAME=COMMAND` when the part before the first `=` is a plain name
-    /// (letters, digits, `-_.+`), else the whole text is the command.
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let (name, command) = match s.split_once('=') {
-            Some((n, c)) if is_valid_name(n) => (Some(n.to_string()), c),
-            _ => (None, s),
-        };
-        let command = crate::client::EngineCommand::parse(command)
-            .map_err(|e| format!("engine command '{}': {e}", crate::rules::clip(s)))?;
-        Ok(EngineSpec {
-            name,
-            argv: command.argv,
-            dialect: command.dialect,
-            bot: None,
-        })
-    }
-}
 
 /// The longest fault detail kept in records and `referee.log`, in
 /// characters: a whole reason (an engine's message, its reply), bounded.
@@ -214,36 +171,9 @@ pub fn default_timeout(movetime_ms: Option<u64>) -> Duration {
     }
 }
 
-/// The default start-up deadline: 10 s, or the move deadline if longer.
-/// Starting an interpreter on a loaded machine can take seconds; a run
-/// that allows long replies allows as long a start.
-pub fn default_startup_timeout(timeout: Duration) -> Duration {
-    timeout.max(Duration::from_secs(10))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn engine_specs_with_and_without_names() {
-        let s: EngineSpec = "fast=python3 'my bot.py' --x=1".parse().unwrap();
-        assert_eq!(s.name.as_deref(), Some("fast"));
-        assert_eq!(s.argv, ["python3", "my bot.py", "--x=1"]);
-        let s: EngineSpec = "python3 bot.py --level=3".parse().unwrap();
-        assert_eq!(s.name, None);
-        assert_eq!(s.argv, ["python3", "bot.py", "--level=3"]);
-        assert!("x=".parse::<EngineSpec>().is_err());
-        let s: EngineSpec = "r=gomocup:wine pbrain.exe".parse().unwrap();
-        assert_eq!(
-            (s.name.as_deref(), s.dialect),
-            (Some("r"), Dialect::Gomocup)
-        );
-        assert_eq!(s.argv, ["wine", "pbrain.exe"]);
-        let s: EngineSpec = "./pbrain-x".parse().unwrap();
-        assert_eq!(s.dialect, Dialect::Gomocup);
-        assert!("'unclosed".parse::<EngineSpec>().is_err());
-    }
 
     #[test]
     fn details_are_whole_up_to_their_bound_and_one_line() {

@@ -953,11 +953,7 @@ fn check_engines(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Ve
     let mut errors = Vec::new();
     let mut engines: Vec<EngineInfo> = Vec::new();
     for (spec, answer) in config.engines.iter().zip(answers) {
-        let fallback = || {
-            Path::new(spec.argv.first().map_or("engine", |s| s.as_str()))
-                .file_name()
-                .map_or("engine".into(), |f| f.to_string_lossy().into_owned())
-        };
+        let fallback = || crate::client::display_name(&spec.argv);
         let base = match (&spec.name, &answer) {
             (Some(n), _) => n.clone(),
             (None, Ok(Some(reply))) => {

@@ -23,9 +23,7 @@ pub mod session;
 pub mod socket;
 pub mod watch;
 
-use crate::client::{join_words, EngineCommand};
-use crate::play::parse_seconds;
-use crate::referee::EngineSpec;
+use crate::client::{join_words, parse_seconds, EngineCommand, EngineSpec};
 use anyhow::Context;
 use clap::Args;
 use session::{Catalog, Session};
@@ -155,7 +153,7 @@ impl Server {
                 timeout: args.timeout,
                 startup_timeout: args
                     .startup_timeout
-                    .unwrap_or_else(|| crate::referee::default_startup_timeout(args.timeout)),
+                    .unwrap_or_else(|| crate::client::default_startup_timeout(args.timeout)),
             }),
             max_sessions: args.max_sessions as usize,
             heartbeat: args.heartbeat,

@@ -16,10 +16,7 @@
 //! replays the game, so the game goes on.
 
 use crate::bots::BotKind;
-use crate::client::EngineCommand;
-use crate::play::engine::{EngineFault, EngineSeat};
-use crate::play::session::Launch;
-use crate::play::setup::SeatSpec;
+use crate::client::{EngineCommand, EngineFault, EngineSeat, Launch, SeatSpec};
 use crate::protocol::{
     parse_line, preprocess, write_response, Command, Engine, EngineConfig, ErrorKind, Parsed,
     ProtocolError,
@@ -538,7 +535,7 @@ impl Session {
 mod tests {
     use super::*;
     use crate::client::Response;
-    use crate::play::engine::{Deadline, Link};
+    use crate::client::{Deadline, Link};
     use crate::rules::{Cell, Geometry, Rule};
     use std::cell::RefCell;
     use std::rc::Rc;

@@ -1,11 +1,12 @@
 //! A side played by an engine: the protocol as a GUI speaks it (`newgame`,
-//! `move`, `genmove`, `undo`), over any [`Link`] to an engine.
+//! `move`, `genmove`, `undo`), over any [`Link`] to an engine. Both front
+//! ends, `kinrow play` and `kinrow serve`, seat their engines here.
 //!
 //! The front end never trusts the engine's idea of the game: every move it
 //! sends back is checked by the caller with its own rules core.
 
-use super::console::{printable, quoted};
-use crate::client::{ClientError, EngineLink, Response};
+use super::printable::{printable, quoted};
+use super::{ClientError, EngineLink, Response};
 use crate::rules::{Board, Cell, Geometry};
 use std::fmt;
 use std::time::{Duration, Instant};

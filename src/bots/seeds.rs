@@ -1,5 +1,6 @@
-//! Seeds derived from a run's seed: one stream per purpose, each value a
-//! full mix of the whole tuple (run seed, purpose, coordinates).
+//! Seeds derived from one seed (a referee run's, a `kinrow play`
+//! session's): one stream per purpose, each value a full mix of the whole
+//! tuple (seed, purpose, coordinates).
 //!
 //! Why a mix of the tuple and not of a sum: when the run seed and a game
 //! number are added before mixing, seed `s`, game `g` gets the streams of
