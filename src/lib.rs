@@ -13,6 +13,8 @@
 //!   searcher's yardstick, and the proof search that checks them.
 //! - [`referee`]: tournaments between engine processes, with statistics.
 //! - [`serve`]: `kinrow serve`, the page to play in a browser, a protocol client.
+//! - [`sys`]: the operating system in one place: signals, the reaper, `poll`,
+//!   the terminal.
 
 pub mod bots;
 pub mod cli;
@@ -26,4 +28,5 @@ pub mod rules;
 pub mod serve;
 pub mod solve;
 pub mod solver;
+pub mod sys;
 pub mod tactics;

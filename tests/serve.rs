@@ -510,6 +510,33 @@ fn a_tab_that_stops_answering_pings_is_gone() {
     drop(c);
 }
 
+#[test]
+fn a_stop_signal_closes_every_tab_and_ends_their_engines_then_the_server() {
+    let s = Served::start(&["--engine", &engine("silent", "silent")]);
+    let mut idle = s.connect();
+    let mut waiting = s.connect();
+    assert_eq!(waiting.ask("seat X engine silent"), "=");
+    let engines = s.wait_for_engines(1);
+    // The engine never answers: a wait the stop must cut short.
+    waiting.send("genmove");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = std::time::Instant::now();
+    // SAFETY: a signal to the server we started.
+    unsafe { libc::kill(s.pid() as libc::pid_t, libc::SIGTERM) };
+    for c in [&mut idle, &mut waiting] {
+        assert_eq!(c.closed(), (1001, "the server is stopping".to_string()));
+    }
+    wait_gone(&engines, Duration::from_secs(5));
+    // Then the server itself ends, well before a stopping server gives up
+    // waiting for its sessions.
+    let until = t + Duration::from_secs(5);
+    while serve_common::is_alive(s.pid()) {
+        assert!(std::time::Instant::now() < until, "{}", s.log());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}
+
 /// The server's memory with one session and with the most it allows, each
 /// with a minimax engine that has played a move (printed; run by
 /// scripts/web-figures.sh).

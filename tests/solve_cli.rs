@@ -128,8 +128,9 @@ fn protocol_solve_and_analyze_leave_the_position_unchanged() {
     assert_eq!(r[18], "? syntax error: usage: analyze [SECONDS]");
 }
 
-#[test]
-fn ctrl_c_reports_what_is_proved_so_far() {
+/// `kinrow solve 7x7 --k 5`, stopped by `signal` after a while of search:
+/// its output and exit status.
+fn solve_stopped_by(signal: libc::c_int) -> (String, Option<i32>) {
     use std::process::{Command, Stdio};
     let child = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
         .args(["solve", "7x7", "--k", "5"])
@@ -140,13 +141,29 @@ fn ctrl_c_reports_what_is_proved_so_far() {
     std::thread::sleep(Duration::from_millis(1500));
     // SAFETY: a signal to our own child.
     unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+        libc::kill(child.id() as libc::pid_t, signal);
     }
     let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success(), "{stdout}");
+    (String::from_utf8(out.stdout).unwrap(), out.status.code())
+}
+
+#[test]
+fn ctrl_c_reports_what_is_proved_so_far() {
+    let (stdout, code) = solve_stopped_by(libc::SIGINT);
     assert!(
         stdout.contains("value: unknown (interrupted); proved so far: "),
         "{stdout}"
     );
+    // As if Ctrl-C had ended it, as the referee does.
+    assert_eq!(code, Some(130), "{stdout}");
+}
+
+#[test]
+fn sigterm_reports_what_is_proved_so_far_too() {
+    let (stdout, code) = solve_stopped_by(libc::SIGTERM);
+    assert!(
+        stdout.contains("value: unknown (interrupted); proved so far: "),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(128 + libc::SIGTERM), "{stdout}");
 }

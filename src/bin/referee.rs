@@ -1,5 +1,6 @@
 //! The referee: tournaments between engine processes. Thin: arguments into a
-//! checked [`Config`], Ctrl-C into a flag, then `kinrow::referee::run`.
+//! checked [`Config`], Ctrl-C into a flag (`kinrow::sys`), then
+//! `kinrow::referee::run`.
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
@@ -11,9 +12,9 @@ use kinrow::referee::{
     default_opening_plies, default_startup_timeout, default_timeout, files, Config, EngineSpec,
     OpeningOrder, OpeningSource, PastGames, Shard,
 };
+use kinrow::sys::signals::{SignalHandlerKind, Stop};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -360,62 +361,6 @@ fn config(cli: Cli) -> Config {
     config
 }
 
-/// Where the signal handler finds the cancel flag (set once, never freed).
-static CANCEL: AtomicPtr<AtomicBool> = AtomicPtr::new(std::ptr::null_mut());
-/// The first stopping signal received, or 0.
-static STOPPED_BY: AtomicI32 = AtomicI32::new(0);
-
-/// The signals that stop a run: Ctrl-C, `kill` (SIGTERM) and a closed
-/// terminal (SIGHUP). The first stops it in order; a second one ends it at
-/// once, killing every engine first so none is left running.
-const STOP_SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
-
-extern "C" fn on_stop_signal(signal: libc::c_int) {
-    // Async-signal-safe: atomic operations, kill_all_now and _exit(2) only.
-    if STOPPED_BY
-        .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
-        .is_err()
-    {
-        kinrow::client::kill_all_now();
-        // SAFETY: _exit is async-signal-safe; nothing is flushed on purpose.
-        unsafe { libc::_exit(128 + signal) };
-    }
-    let flag = CANCEL.load(Ordering::SeqCst);
-    // SAFETY: the pointer comes from Arc::into_raw and is never freed.
-    if let Some(flag) = unsafe { flag.as_ref() } {
-        flag.store(true, Ordering::SeqCst);
-    }
-}
-
-/// A stopping signal raises the returned flag (see [`STOP_SIGNALS`]).
-fn cancel_on_stop_signals() -> Arc<AtomicBool> {
-    let flag = Arc::new(AtomicBool::new(false));
-    CANCEL.store(
-        Arc::into_raw(Arc::clone(&flag)) as *mut AtomicBool,
-        Ordering::SeqCst,
-    );
-    for signal in STOP_SIGNALS {
-        // SAFETY: reading the current disposition, then installing a
-        // handler that is async-signal-safe.
-        unsafe {
-            // A signal ignored when we started (`nohup`, a background job of
-            // a script) stays ignored, as the shell meant.
-            let mut old: libc::sigaction = std::mem::zeroed();
-            if libc::sigaction(signal, std::ptr::null(), &mut old) == 0
-                && old.sa_sigaction == libc::SIG_IGN
-            {
-                continue;
-            }
-            let mut action: libc::sigaction = std::mem::zeroed();
-            action.sa_sigaction = on_stop_signal as extern "C" fn(libc::c_int) as usize;
-            action.sa_flags = libc::SA_RESTART;
-            libc::sigemptyset(&mut action.sa_mask);
-            libc::sigaction(signal, &action, std::ptr::null_mut());
-        }
-    }
-    flag
-}
-
 fn serve(bot: BotKind) -> ExitCode {
     let config = kinrow::protocol::EngineConfig {
         bot,
@@ -469,13 +414,13 @@ fn main() -> ExitCode {
     }
     let config = config(cli);
     // No engine, nor anything one starts, outlives the run, however it
-    // ends (kinrow::client's reaper); the warden forks, so it comes before
-    // any thread.
-    kinrow::client::start_warden();
-    kinrow::client::adopt_orphans();
-    let cancel = cancel_on_stop_signals();
-    let result = kinrow::referee::run(&config, cancel);
-    kinrow::client::sweep_adopted();
+    // ends, and a first stop signal stops it in order, a second at once
+    // (kinrow::sys); the warden forks, so it comes before any thread.
+    kinrow::sys::reaper::start_warden();
+    kinrow::sys::reaper::adopt_orphans();
+    let stop = Stop::install(SignalHandlerKind::Standard);
+    let result = kinrow::referee::run(&config, Arc::clone(stop.flag()));
+    kinrow::sys::reaper::sweep_adopted();
     match result {
         Ok(outcome) => {
             // A closed stdout (`referee | head`) must not panic the run.
@@ -502,12 +447,7 @@ fn main() -> ExitCode {
             } else if outcome.interrupted {
                 // 130 after Ctrl-C, 143 after SIGTERM: as if the signal had
                 // ended the process.
-                let signal = STOPPED_BY.load(Ordering::SeqCst);
-                ExitCode::from(if signal > 0 {
-                    (128 + signal) as u8
-                } else {
-                    130
-                })
+                ExitCode::from(stop.exit_code().unwrap_or(130))
             } else {
                 ExitCode::SUCCESS
             }

@@ -43,7 +43,6 @@ mod gomocup;
 mod launch;
 mod printable;
 mod process;
-mod reaper;
 mod seat;
 mod spec;
 mod words;
@@ -56,7 +55,6 @@ pub use process::{
     ClientError, EngineProcess, Response, StderrTo, MAX_LINE, MAX_RESPONSE, MAX_SKIPPED_KEPT,
     STDERR_TAIL,
 };
-pub use reaper::{adopt_orphans, kill_all_now, start_warden, sweep_adopted, RUN_MARK};
 pub use seat::{Deadline, EngineFault, EngineSeat, Link};
 pub use spec::{default_startup_timeout, is_valid_name, parse_seconds, EngineSpec};
 pub use words::{display_name, join_words, split_words, SplitError};

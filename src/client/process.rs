@@ -3,14 +3,14 @@
 //! process group (see the client's module documentation); `Framer` and
 //! `Inbox` turn its stdout into responses and lines.
 
-use super::reaper::{self, live_groups, sweep_adopted};
+use crate::sys::poll::{self, Watch};
+use crate::sys::reaper;
 
 use std::collections::VecDeque;
 use std::fmt;
 use std::fs::File;
 use std::io::{self, Read, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::process::CommandExt;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -151,24 +151,10 @@ impl EngineProcess {
             .stderr(match stderr {
                 StderrTo::Inherit => Stdio::inherit(),
                 _ => Stdio::piped(),
-            })
-            // Its own group: a terminal's Ctrl-C reaches only us (we decide
-            // how engines end), and one kill ends the engine's helpers too.
-            .process_group(0);
-        // SAFETY: getpid always succeeds.
-        let parent = unsafe { libc::getpid() };
-        // SAFETY: die_with_parent makes async-signal-safe calls only.
-        unsafe {
-            command.pre_exec(move || reaper::die_with_parent(parent));
-        }
-        let mut child = {
-            // Started and registered under the lock: a sweep of adopted
-            // orphans never takes it for one.
-            let _registering = reaper::spawning();
-            let child = command.spawn().map_err(ClientError::Spawn)?;
-            live_groups::add(child.id() as libc::pid_t);
-            child
-        };
+            });
+        // Its own group: a terminal's Ctrl-C reaches only us (we decide how
+        // engines end), and one kill ends the engine's helpers too.
+        let mut child = reaper::spawn_group_leader(&mut command).map_err(ClientError::Spawn)?;
 
         let stdin = child.stdin.take();
         let stdout = child.stdout.take().map(Inbox::new);
@@ -436,24 +422,13 @@ impl EngineProcess {
     }
 
     /// SIGKILL to the whole process group, then reaps the process, and
-    /// kills and reaps the helpers it left to us ([`sweep_adopted`]). Safe
-    /// to call more than once; returns the exit status.
+    /// kills and reaps the helpers it left to us (see
+    /// [`crate::sys::reaper`]). Safe to call more than once; returns the
+    /// exit status.
     pub fn kill(&mut self) -> Option<ExitStatus> {
         if self.status.is_none() {
-            // The leader is not reaped yet, so the group id can't have been
-            // reused: this reaches only the engine and its helpers.
-            // SAFETY: plain syscall; a failure (group already empty) is fine.
-            unsafe {
-                libc::kill(-(self.child.id() as libc::pid_t), libc::SIGKILL);
-            }
-            // Out of the registry before the reap frees the id for reuse.
-            live_groups::remove(self.child.id() as libc::pid_t);
             self.stdin = None;
-            self.status = self.child.wait().ok();
-            reaper::reap_group(self.child.id() as libc::pid_t);
-            // Helpers that left the group (setsid) came to us when the
-            // engine died (if we adopt orphans): they go with it.
-            sweep_adopted();
+            self.status = reaper::kill_group(&mut self.child);
         }
         self.status
     }
@@ -462,18 +437,7 @@ impl EngineProcess {
 /// Whether our child `pid` has exited, without reaping it (so its process
 /// group id stays reserved until [`EngineProcess::kill`]).
 fn exited(pid: u32) -> bool {
-    // SAFETY: waitid only writes into the siginfo_t we own; WNOWAIT leaves
-    // the child to be reaped by `Child::wait` later.
-    unsafe {
-        let mut info: libc::siginfo_t = std::mem::zeroed();
-        let rc = libc::waitid(
-            libc::P_PID,
-            pid as libc::id_t,
-            &mut info,
-            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
-        );
-        rc != 0 || info.si_pid() != 0
-    }
+    reaper::has_exited(pid)
 }
 
 impl Drop for EngineProcess {
@@ -580,14 +544,7 @@ impl Inbox {
     fn new(out: ChildStdout) -> Inbox {
         // Non-blocking, so a read can look for a reply without a poll first;
         // waiting is poll's job, with its deadline.
-        // SAFETY: fcntl on a descriptor we own.
-        unsafe {
-            let fd = out.as_raw_fd();
-            let flags = libc::fcntl(fd, libc::F_GETFL);
-            if flags >= 0 {
-                libc::fcntl(fd, libc::F_SETFL, flags | libc::O_NONBLOCK);
-            }
-        }
+        poll::set_nonblocking(out.as_raw_fd());
         Inbox {
             out,
             buf: Vec::with_capacity(READ_CHUNK),
@@ -668,16 +625,11 @@ impl Inbox {
 
     /// Waits up to `wait` for stdout to have data or end; true if so.
     fn wait_readable(&self, wait: Duration) -> bool {
-        let mut fds = libc::pollfd {
-            fd: self.out.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        };
-        // Round up so a wait never ends early; poll counts milliseconds.
-        let ms = wait.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
-        // SAFETY: one valid pollfd for the duration of the call.
-        let n = unsafe { libc::poll(&mut fds, 1, ms) };
-        n > 0 || (n < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted)
+        match poll::poll(&mut [Watch::readable(self.out.as_raw_fd())], Some(wait)) {
+            Ok(n) => n > 0,
+            // Cut short by a signal: look again at once.
+            Err(e) => e.kind() == io::ErrorKind::Interrupted,
+        }
     }
 
     /// Reads what is available without blocking (the pipe is non-blocking);
@@ -740,7 +692,7 @@ fn drain_stderr(mut err: impl Read, mut log: Option<File>, tail: Arc<Mutex<VecDe
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::client::adopt_orphans;
+    use crate::sys::reaper::{adopt_orphans, group_exists};
 
     fn events(input: &str) -> Vec<String> {
         let mut framer = Framer::default();
@@ -835,9 +787,7 @@ mod tests {
         assert!(!status.success());
         // Nothing is left in the group (the background sleep died too).
         thread::sleep(Duration::from_millis(50));
-        // SAFETY: signal 0 only checks for existence.
-        let alive = unsafe { libc::kill(-pgid, 0) } == 0;
-        assert!(!alive);
+        assert!(!group_exists(pgid));
     }
 
     #[test]

@@ -10,22 +10,6 @@ use std::io::{self, BufRead, Write};
 /// Longest line kept from the keyboard; longer ones are refused whole.
 const MAX_ENTRY: usize = 1024;
 
-/// The width of the terminal in columns: the terminal's own (`TIOCGWINSZ`
-/// on standard output) when that is a terminal, else `COLUMNS`, else 80.
-pub fn terminal_width() -> usize {
-    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
-    // SAFETY: TIOCGWINSZ fills the winsize we own, or fails.
-    let asked = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
-    if asked == 0 && size.ws_col > 0 {
-        return usize::from(size.ws_col);
-    }
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-        .filter(|&c| c > 0)
-        .unwrap_or(TEXT_WIDTH)
-}
-
 /// Lines in, text out, and how to draw.
 pub struct Console<R, W> {
     input: R,
@@ -33,7 +17,8 @@ pub struct Console<R, W> {
     /// Colour or plain marks.
     pub style: Style,
     /// The terminal's width in columns (80 unless told otherwise, see
-    /// [`terminal_width`]): text is wrapped to it, at most [`TEXT_WIDTH`].
+    /// [`crate::sys::term::stdout_columns`]): text is wrapped to it, at
+    /// most [`TEXT_WIDTH`].
     pub width: usize,
     /// Write each line read back after its prompt, so that a transcript of
     /// piped input reads like a session at the keyboard.

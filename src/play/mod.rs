@@ -9,12 +9,14 @@
 //! - [`setup`]: who plays and on which board, from flags or the [`menu`].
 //! - [`game`]: one game; [`session`]: games in a row with the score.
 //! - [`render`], [`input`], [`console`]: the board, the typed moves, the terminal.
-//! - [`interrupt`]: Ctrl-C ends the engines too.
+//!
+//! Ctrl-C (or SIGTERM, or a closed terminal) ends the session in order:
+//! the engines are ended, then `kinrow play` ends by the signal, as if it
+//! had not been caught (see [`crate::sys::signals`]).
 
 pub mod console;
 pub mod game;
 pub mod input;
-pub mod interrupt;
 pub mod menu;
 pub mod render;
 pub mod score;
@@ -23,12 +25,14 @@ pub mod setup;
 
 use crate::cli::ShapeArgs;
 use crate::client::{parse_seconds, EngineCommand, SeatSpec};
+use crate::sys::signals::{SignalHandlerKind, Stop};
 use anyhow::Context;
 use clap::Args;
 use console::Console;
 use render::Style;
 use setup::Setup;
-use std::io::IsTerminal;
+use std::io::{BufReader, IsTerminal};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Options of `kinrow play`. Any of the game options (board, K, rule,
@@ -134,15 +138,19 @@ impl PlayArgs {
 /// until the person is done or the input ends.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     // No engine, nor anything one starts, outlives the session, however it
-    // ends (see the client's reaper); the warden forks, so it comes first.
-    crate::client::start_warden();
-    crate::client::adopt_orphans();
-    let result = play(args);
-    crate::client::sweep_adopted();
+    // ends (see crate::sys::reaper); the warden forks, so it comes first.
+    crate::sys::reaper::start_warden();
+    crate::sys::reaper::adopt_orphans();
+    let stop = Stop::install(SignalHandlerKind::Standard);
+    let result = play(args, &stop);
+    // The engines are gone with the session; then what they left.
+    crate::sys::reaper::sweep_adopted();
+    // A stop signal ends us as it would have: the shell sees Ctrl-C.
+    stop.end_by_signal();
     result
 }
 
-fn play(args: PlayArgs) -> anyhow::Result<()> {
+fn play(args: PlayArgs, stop: &Stop) -> anyhow::Result<()> {
     let flagged = if args.skips_menu() {
         Some(args.setup()?)
     } else {
@@ -152,8 +160,10 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     let echo = !stdin.is_terminal();
     let stdout = std::io::stdout();
     let watching_pause = if stdout.is_terminal() { 500 } else { 0 };
-    let mut con = Console::new(stdin.lock(), stdout.lock(), Style::detect(), echo);
-    con.width = console::terminal_width();
+    // A stop signal ends a wait at the prompt too.
+    let input = BufReader::new(stop.reader(stdin));
+    let mut con = Console::new(input, stdout.lock(), Style::detect(), echo);
+    con.width = crate::sys::term::stdout_columns(crate::cli::TEXT_WIDTH);
 
     let setup = match flagged {
         Some(setup) => setup,
@@ -178,6 +188,7 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         pace: Duration::from_millis(args.delay.unwrap_or(watching_pause)),
         engine_program: std::env::current_exe()
             .context("cannot find the kinrow program to start its bots")?,
+        stop: Some(Arc::clone(stop.flag())),
     };
     session::run(&mut con, &setup, &options)
 }

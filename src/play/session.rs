@@ -3,7 +3,6 @@
 
 use super::console::Console;
 use super::game::{play_game, GameEnd, Participant};
-use super::interrupt;
 use super::score::Tally;
 use super::setup::Setup;
 use crate::bots::seeds::{derive_seed, Stream};
@@ -12,6 +11,8 @@ use crate::records::{Ending, Format, RecordedGame};
 use crate::rules::{Outcome, Player};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How engines are started and paced.
@@ -29,6 +30,15 @@ pub struct Options {
     pub pace: Duration,
     /// The `kinrow` program that runs the built-in bots.
     pub engine_program: PathBuf,
+    /// Raised by a stop signal: every wait for an engine is cut short, and
+    /// the session ends (its engines with it) without another word.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Options {
+    fn stopping(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst))
+    }
 }
 
 /// One participant's seat as set up, kept to restart a failed engine.
@@ -59,6 +69,9 @@ pub fn run<R: BufRead, W: Write>(
     let mut x_entrant = 0;
     let result = loop {
         if let Err(e) = restart_failed(&mut entrants, options, setup.geometry) {
+            if options.stopping() {
+                return Err(e);
+            }
             con.say(format!("{e:#}"))?;
             break Ok(());
         }
@@ -70,6 +83,10 @@ pub fn run<R: BufRead, W: Write>(
         };
         let mut board = crate::rules::Board::new(setup.geometry);
         let end = play_game(con, seats, &mut board, options.pace)?;
+        if options.stopping() {
+            // The fault of an engine whose wait was cut short is no fault.
+            return Err(crate::sys::signals::stopped().into());
+        }
         let entrant_of = |side: Player| match side {
             Player::X => x_entrant,
             Player::O => 1 - x_entrant,
@@ -256,7 +273,6 @@ fn start(
     options: &Options,
     geometry: crate::rules::Geometry,
 ) -> anyhow::Result<(EngineSeat, Option<String>)> {
-    interrupt::install();
     let launch = Launch {
         program: &options.engine_program,
         seed: entrant.seed,
@@ -264,7 +280,7 @@ fn start(
         timeout: options.timeout,
         startup_timeout: options.startup_timeout,
         geometry,
-        cancel: None,
+        cancel: options.stop.clone(),
     };
     launch.start(&entrant.spec)
 }

@@ -16,6 +16,11 @@
 //!
 //! One thread per connection, plus one per session that talks to engines
 //! (a search may take seconds; the socket keeps its heartbeat meanwhile).
+//!
+//! Ctrl-C (or SIGTERM, or a closed terminal) stops the server in order: no
+//! new connection is taken, every tab is told the server is going away and
+//! its session ends, engines with it; then `kinrow serve` ends by the signal
+//! (see [`crate::sys::signals`]). A second signal ends it at once.
 
 pub mod assets;
 pub mod http;
@@ -24,16 +29,19 @@ pub mod socket;
 pub mod watch;
 
 use crate::client::{join_words, parse_seconds, EngineCommand, EngineSpec};
+use crate::sys::poll::{poll, Watch};
+use crate::sys::signals::{SignalHandlerKind, Stop};
 use anyhow::Context;
 use clap::Args;
 use session::{Catalog, Session};
-use std::io::Write;
+use std::io::{self, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
+use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Options of `kinrow serve`.
 #[derive(Args, Debug, Clone)]
@@ -130,7 +138,37 @@ pub struct Server {
     sessions: AtomicUsize,
     connections: AtomicUsize,
     next_session: AtomicU64,
+    /// How to end each open session from outside (a stop signal), and
+    /// whether the server is stopping: a session opened from then on is
+    /// ended as it registers.
+    open: Mutex<OpenSessions>,
 }
+
+/// See [`Server::open`].
+#[derive(Default)]
+struct OpenSessions {
+    stopping: bool,
+    ends: Vec<(u64, SessionEnd)>,
+}
+
+/// What ends one session from outside: its tab told, its engine waits cut.
+#[derive(Clone)]
+struct SessionEnd {
+    outbox: socket::Outbox,
+    stop: Arc<session::Stop>,
+}
+
+impl SessionEnd {
+    fn end(&self) {
+        self.stop.close();
+        self.outbox
+            .close(socket::CLOSE_GOING_AWAY, "the server is stopping");
+    }
+}
+
+/// How long a stopping server waits for its sessions to end: the close
+/// handshake's second, and some.
+const STOP_WAIT: Duration = Duration::from_secs(3);
 
 /// Connections served at once beyond the sessions (page loads are short);
 /// more are refused with 503 rather than given a thread each.
@@ -160,6 +198,37 @@ impl Server {
             sessions: AtomicUsize::new(0),
             connections: AtomicUsize::new(0),
             next_session: AtomicU64::new(1),
+            open: Mutex::new(OpenSessions::default()),
+        }
+    }
+
+    fn open_sessions(&self) -> std::sync::MutexGuard<'_, OpenSessions> {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Keeps the way to end session `id` until its slot is given back; a
+    /// session that comes while the server stops is ended at once.
+    fn register(&self, id: u64, end: SessionEnd) {
+        let mut open = self.open_sessions();
+        if open.stopping {
+            end.end();
+        }
+        open.ends.push((id, end));
+    }
+
+    /// Stopping: ends every session and waits (a while) until all are gone,
+    /// their engines with them.
+    fn end_sessions(&self) {
+        {
+            let mut open = self.open_sessions();
+            open.stopping = true;
+            for (_, end) in &open.ends {
+                end.end();
+            }
+        }
+        let give_up = Instant::now() + STOP_WAIT;
+        while self.sessions() > 0 && Instant::now() < give_up {
+            thread::sleep(Duration::from_millis(10));
         }
     }
 
@@ -198,13 +267,29 @@ struct SessionSlot {
 
 impl Drop for SessionSlot {
     fn drop(&mut self) {
+        self.server
+            .open_sessions()
+            .ends
+            .retain(|(id, _)| *id != self.id);
         self.server.sessions.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
-/// Runs `kinrow serve` until it is stopped (Ctrl-C kills the engines too).
+/// Runs `kinrow serve` until it is stopped (see the module: Ctrl-C ends
+/// the sessions and their engines, then the server).
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     args.check().map_err(|e| anyhow::anyhow!(e))?;
+    // Engines' helpers that outlive them come to us to be reaped; a stop
+    // signal stops the server in order.
+    let stop = Stop::install(SignalHandlerKind::Standard);
+    crate::sys::reaper::adopt_orphans();
+    let result = serve(args, &stop);
+    stop.end_by_signal();
+    result
+}
+
+/// The server's life: listen, tell where, take connections until stopped.
+fn serve(args: ServeArgs, stop: &Stop) -> anyhow::Result<()> {
     let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
     let program =
         std::env::current_exe().context("cannot find the kinrow program to start its bots")?;
@@ -214,10 +299,6 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .local_addr()
         .context("cannot read the bound address")?;
     let server = Arc::new(Server::new(addr, &args, program));
-    // Engines' helpers that outlive them come to us to be reaped; Ctrl-C
-    // kills every engine before the server ends.
-    crate::client::adopt_orphans();
-    crate::play::interrupt::install();
 
     let url = server.url();
     let mut out = std::io::stdout().lock();
@@ -247,32 +328,70 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         open_browser(&url);
     }
 
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else {
-            // Out of file descriptors, say: don't spin; the backlog waits.
-            thread::sleep(Duration::from_millis(50));
-            continue;
+    accept(&listener, &server, stop).context("cannot wait for connections")?;
+    drop(listener);
+    server.end_sessions();
+    Ok(())
+}
+
+/// Takes connections, each on a thread of its own, until a stop signal.
+fn accept(listener: &TcpListener, server: &Arc<Server>, stop: &Stop) -> io::Result<()> {
+    // Non-blocking, so a wait for a connection is a poll that the stop
+    // signal's pipe ends too.
+    listener.set_nonblocking(true)?;
+    // With no pipe to say that a stop came, the flag is looked at now and
+    // then.
+    let slice = (stop.wake_fd() < 0).then_some(Duration::from_millis(100));
+    while !stop.requested() {
+        let mut watches = [
+            Watch::readable(listener.as_raw_fd()),
+            Watch::readable(stop.wake_fd()),
+        ];
+        match poll(&mut watches, slice) {
+            Ok(_) if watches[0].ready() => {}
+            Ok(_) => continue,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        let stream = match listener.accept() {
+            Ok((stream, _)) => stream,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
+            Err(_) => {
+                // Out of file descriptors, say: don't spin; the backlog waits.
+                thread::sleep(Duration::from_millis(50));
+                continue;
+            }
         };
-        let open = server.connections.fetch_add(1, Ordering::SeqCst);
-        let guard = ConnectionGuard(Arc::clone(&server));
-        if open >= server.max_sessions + SPARE_CONNECTIONS {
-            http::refuse_overloaded(stream);
-            drop(guard);
+        // Its own threads block on it (or set it otherwise themselves).
+        if stream.set_nonblocking(false).is_err() {
             continue;
         }
-        let server = Arc::clone(&server);
-        let spawned = thread::Builder::new()
-            .name("http".into())
-            .stack_size(256 * 1024)
-            .spawn(move || {
-                let _guard = guard;
-                serve_connection(stream, &server);
-            });
-        if spawned.is_err() {
-            eprintln!("kinrow serve: cannot start a thread for a connection; refused it");
-        }
+        take_connection(stream, server);
     }
     Ok(())
+}
+
+/// Serves one connection on a thread of its own, or refuses it when too
+/// many are open.
+fn take_connection(stream: TcpStream, server: &Arc<Server>) {
+    let open = server.connections.fetch_add(1, Ordering::SeqCst);
+    let guard = ConnectionGuard(Arc::clone(server));
+    if open >= server.max_sessions + SPARE_CONNECTIONS {
+        http::refuse_overloaded(stream);
+        drop(guard);
+        return;
+    }
+    let server = Arc::clone(server);
+    let spawned = thread::Builder::new()
+        .name("http".into())
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let _guard = guard;
+            serve_connection(stream, &server);
+        });
+    if spawned.is_err() {
+        eprintln!("kinrow serve: cannot start a thread for a connection; refused it");
+    }
 }
 
 /// Counts a connection until its thread ends.
@@ -339,6 +458,13 @@ fn run_session(ws: socket::Ws, server: &Arc<Server>, slot: SessionSlot) {
         }
     };
     let stop = Arc::new(session::Stop::default());
+    server.register(
+        id,
+        SessionEnd {
+            outbox: outbox.clone(),
+            stop: Arc::clone(&stop),
+        },
+    );
     let (jobs, inbox) = mpsc::sync_channel::<Job>(MAX_WAITING);
     let catalog = Arc::clone(&server.catalog);
     let worker_stop = Arc::clone(&stop);

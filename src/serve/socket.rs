@@ -14,6 +14,7 @@
 //! for [`Limits::heartbeat`] — browsers answer pings by themselves, even in
 //! a background tab — is gone.
 
+use crate::sys::poll::{poll, Watch};
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -34,6 +35,8 @@ pub type Ws = WebSocket<TcpStream>;
 pub const HARD_MAX: usize = 64 * 1024;
 /// Close codes of RFC 6455 §7.4.1.
 pub const CLOSE_NORMAL: u16 = 1000;
+/// The server is going down.
+pub const CLOSE_GOING_AWAY: u16 = 1001;
 const CLOSE_PROTOCOL: u16 = 1002;
 const CLOSE_NOT_UTF8: u16 = 1007;
 const CLOSE_POLICY: u16 = 1008;
@@ -354,29 +357,14 @@ pub fn run(
 /// Waits up to `timeout` for the socket to be readable (or writable, when
 /// `want_write`) or the wake-up to fire: (socket ready, woken).
 fn wait(ws: &Ws, wakeup: &Wakeup, want_write: bool, timeout: Duration) -> (bool, bool) {
-    let mut events = libc::POLLIN;
-    if want_write {
-        events |= libc::POLLOUT;
-    }
-    let mut fds = [
-        libc::pollfd {
-            fd: ws.get_ref().as_raw_fd(),
-            events,
-            revents: 0,
-        },
-        libc::pollfd {
-            fd: wakeup.0.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        },
+    let mut watches = [
+        Watch::readable(ws.get_ref().as_raw_fd()).writable_too(want_write),
+        Watch::readable(wakeup.0.as_raw_fd()),
     ];
-    let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
-    // SAFETY: two valid pollfds for the duration of the call.
-    let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, ms) };
-    if n <= 0 {
-        return (false, false);
+    match poll(&mut watches, Some(timeout)) {
+        Ok(n) if n > 0 => (watches[0].ready(), watches[1].ready()),
+        _ => (false, false),
     }
-    (fds[0].revents != 0, fds[1].revents != 0)
 }
 
 /// Says why a connection can't have a session, then closes it ("try again

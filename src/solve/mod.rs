@@ -3,18 +3,19 @@
 //! Proves the value of a position (the empty board or one after `--moves`),
 //! a best move and the principal line, and with `--analyze` the value of
 //! every move as a map of the board. Progress goes to stderr once a proof
-//! takes more than a moment; Ctrl-C or `--time-limit` stops the search and
-//! reports what is proved so far.
+//! takes more than a moment; Ctrl-C (or SIGTERM, SIGHUP) or `--time-limit`
+//! stops the search and reports what is proved so far — after a signal,
+//! with its exit status, 128 + the signal (see [`crate::sys::signals`]).
 
 mod output;
 
 use crate::cli::ShapeArgs;
 use crate::rules::{Board, BoardSize, Cell, Geometry};
 use crate::solver::{Budget, Progress, Solver};
+use crate::sys::signals::{SignalHandlerKind, Stop};
 use anyhow::{bail, Context};
 use clap::Args;
 use std::io::{IsTerminal, Write};
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 pub use output::{analysis_map, Outcome};
@@ -104,28 +105,6 @@ impl SolveArgs {
     }
 }
 
-/// Set by Ctrl-C: the search stops and reports.
-static STOP: AtomicBool = AtomicBool::new(false);
-
-extern "C" fn on_interrupt(_: libc::c_int) {
-    STOP.store(true, Ordering::Relaxed);
-    // A second Ctrl-C ends the program at once.
-    // SAFETY: signal(2) is async-signal-safe.
-    unsafe {
-        libc::signal(libc::SIGINT, libc::SIG_DFL);
-    }
-}
-
-fn catch_interrupt() {
-    // SAFETY: the handler only stores to an atomic and calls signal(2).
-    unsafe {
-        libc::signal(
-            libc::SIGINT,
-            on_interrupt as extern "C" fn(libc::c_int) as libc::sighandler_t,
-        );
-    }
-}
-
 /// Progress lines on stderr, at most one a second, after the first second.
 struct Ticker {
     start: Instant,
@@ -166,25 +145,15 @@ impl Ticker {
     }
 }
 
-/// User and system CPU time of this process so far.
-fn cpu_seconds() -> f64 {
-    // SAFETY: getrusage fills the struct it is given.
-    let usage = unsafe {
-        let mut u: libc::rusage = std::mem::zeroed();
-        libc::getrusage(libc::RUSAGE_SELF, &mut u);
-        u
-    };
-    let t = |tv: libc::timeval| tv.tv_sec as f64 + tv.tv_usec as f64 / 1e6;
-    t(usage.ru_utime) + t(usage.ru_stime)
-}
-
 /// Runs `kinrow solve`.
 pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     let board = args.position()?;
     if let Some(outcome) = board.outcome() {
         bail!("--moves: the game is already over ({outcome})");
     }
-    catch_interrupt();
+    // A stop signal stops the search (a second one ends us at once).
+    let signals = Stop::install(SignalHandlerKind::Standard);
+    let stop = &**signals.flag();
     let start = Instant::now();
     let deadline = args.time_limit.map(|t| start + t);
     let mut ticker = Ticker {
@@ -197,26 +166,26 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     let mut show = |p: &Progress| ticker.show(p);
     let budget = Budget {
         deadline,
-        stop: Some(&STOP),
+        stop: Some(stop),
         progress: Some(&mut show),
     };
     let report = solver.solve(&board, budget).context("solving")?;
     let mut outcome = Outcome::new(&board, report);
     let budget = |progress| Budget {
         deadline,
-        stop: Some(&STOP),
+        stop: Some(stop),
         progress,
     };
     if outcome.report.value.is_some() {
         outcome.line = solver.principal_line(&board, board.geometry().area(), budget(None));
     }
-    if args.analyze && !STOP.load(Ordering::Relaxed) {
+    if args.analyze && !signals.requested() {
         let mut show = |p: &Progress| ticker.show(p);
         outcome.analysis = Some(solver.analyze(&board, budget(Some(&mut show)))?);
     }
     outcome.seconds = start.elapsed().as_secs_f64();
-    outcome.cpu_seconds = cpu_seconds();
-    outcome.interrupted = STOP.load(Ordering::Relaxed);
+    outcome.cpu_seconds = crate::sys::cpu_seconds();
+    outcome.interrupted = signals.requested();
     ticker.finish();
     let text = if args.json {
         outcome.json()
@@ -225,5 +194,10 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
     };
     let mut out = std::io::stdout().lock();
     writeln!(out, "{text}")?;
+    if let Some(code) = signals.exit_code() {
+        // Reported; now as if the signal had ended us.
+        out.flush()?;
+        std::process::exit(i32::from(code));
+    }
     Ok(())
 }

@@ -1,7 +1,9 @@
 //! No engine process, nor anything an engine starts, outlives the program
-//! that drives it (the referee, `kinrow play`) — however that program ends.
+//! that drives it (the referee, `kinrow play`, `kinrow serve`) — however
+//! that program ends.
 //!
-//! Four layers, each for a way of ending:
+//! Four layers, each for a way of ending; the first two come with every
+//! engine ([`spawn_group_leader`]), the last two each front end starts:
 //!
 //! - **Process groups** ([`live_groups`]): every engine leads a group of its
 //!   own; killing it kills the group, its helpers with it. A table of
@@ -9,21 +11,24 @@
 //! - **Parent death** ([`die_with_parent`]): each engine is started with
 //!   `PR_SET_PDEATHSIG` = SIGKILL, so it dies when the thread that started
 //!   it ends — with the whole program after `kill -9`. (The thread that
-//!   starts an engine must therefore outlive it: the referee's workers and
-//!   `kinrow play`'s main thread do.)
+//!   starts an engine must therefore outlive it: the referee's workers,
+//!   `kinrow play`'s main thread and `kinrow serve`'s session workers do.)
 //! - **Subreaper** ([`adopt_orphans`], [`sweep_adopted`]): a helper that an
 //!   engine started in a session of its own (`setsid`) escapes the group;
 //!   when its engine dies it is adopted by us instead of init, and every
 //!   kill of an engine, and every exit path, kills and reaps what was
 //!   adopted.
 //! - **Warden** ([`start_warden`]): after `kill -9` nothing of ours runs, so
-//!   a small process forked at start-up waits for our end (the end of a
+//!   a small process started at start-up waits for our end (the end of a
 //!   pipe only we hold) and then kills every process that carries this
 //!   run's mark in its environment (`KINROW_RUN`, inherited by every engine
 //!   and whatever it starts). A helper that clears its environment *and*
 //!   leaves its session escapes this last layer only.
 
+use super::signals;
 use std::io;
+use std::os::unix::process::CommandExt;
+use std::process::{Child, Command, ExitStatus};
 use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -39,14 +44,76 @@ static WARDEN: AtomicI32 = AtomicI32::new(0);
 static SPAWNING: Mutex<()> = Mutex::new(());
 
 /// The lock held around starting an engine and registering its group.
-pub(super) fn spawning() -> MutexGuard<'static, ()> {
+fn spawning() -> MutexGuard<'static, ()> {
     SPAWNING.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+/// Starts `command` as the leader of a process group of its own, which
+/// dies with the thread that starts it, registered for the kills of
+/// [`kill_all_now`] and [`kill_group`].
+pub fn spawn_group_leader(command: &mut Command) -> io::Result<Child> {
+    command.process_group(0);
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: die_with_parent makes async-signal-safe calls only.
+    unsafe {
+        command.pre_exec(move || die_with_parent(parent));
+    }
+    // Started and registered under the lock: a sweep of adopted orphans
+    // never takes it for one.
+    let _registering = spawning();
+    let child = command.spawn()?;
+    live_groups::add(child.id() as libc::pid_t);
+    Ok(child)
+}
+
+/// SIGKILL to the process group `child` leads, then reaps it and what is
+/// left of its group, and kills and reaps the helpers it left to us
+/// ([`sweep_adopted`]). Its exit status.
+pub fn kill_group(child: &mut Child) -> Option<ExitStatus> {
+    let pgid = child.id() as libc::pid_t;
+    // The leader is not reaped yet, so the group id can't have been reused:
+    // this reaches only the engine and its helpers.
+    // SAFETY: plain syscall; a failure (group already empty) is fine.
+    unsafe {
+        libc::kill(-pgid, libc::SIGKILL);
+    }
+    // Out of the registry before the reap frees the id for reuse.
+    live_groups::remove(pgid);
+    let status = child.wait().ok();
+    reap_group(pgid);
+    // Helpers that left the group (setsid) came to us when the engine died
+    // (if we adopt orphans): they go with it.
+    sweep_adopted();
+    status
+}
+
+/// Whether our child `pid` has exited, without reaping it (so its process
+/// group id stays reserved until [`kill_group`]).
+pub fn has_exited(pid: u32) -> bool {
+    // SAFETY: waitid only writes into the siginfo_t we own (all zeros is a
+    // valid one); WNOWAIT leaves the child to be reaped later.
+    unsafe {
+        let mut info: libc::siginfo_t = std::mem::zeroed();
+        let rc = libc::waitid(
+            libc::P_PID,
+            pid as libc::id_t,
+            &mut info,
+            libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+        );
+        rc != 0 || info.si_pid() != 0
+    }
+}
+
+/// Whether any process is left in process group `pgid`.
+pub fn group_exists(pgid: libc::pid_t) -> bool {
+    // SAFETY: signal 0 only checks for existence.
+    unsafe { libc::kill(-pgid, 0) == 0 }
 }
 
 /// Runs in the child between fork and exec (async-signal-safe calls only):
 /// SIGKILL when the parent thread ends, and if the parent has already gone
 /// (before the setting took), end now rather than run orphaned.
-pub(super) fn die_with_parent(parent: libc::pid_t) -> io::Result<()> {
+fn die_with_parent(parent: libc::pid_t) -> io::Result<()> {
     #[cfg(target_os = "linux")]
     // SAFETY: prctl and getppid are plain system calls.
     unsafe {
@@ -96,10 +163,10 @@ fn for_each_adopted(mut each: impl FnMut(libc::pid_t)) -> bool {
         }
     };
     put(b"/proc/self/task/");
-    // SAFETY: getpid always succeeds.
-    let pid = unsafe { libc::getpid() };
+    // getpid(2) underneath: async-signal-safe.
+    let pid = std::process::id();
     let mut digits = [0u8; 12];
-    let (mut n, mut i) = (pid as u32, digits.len());
+    let (mut n, mut i) = (pid, digits.len());
     loop {
         i -= 1;
         digits[i] = b'0' + (n % 10) as u8;
@@ -188,7 +255,7 @@ pub fn sweep_adopted() {
 /// that is about to end the process at once (a second Ctrl-C), so engines
 /// that ignore the end of their input are not left running. It does not
 /// reap; the caller is expected to exit (the warden sweeps after it).
-pub fn kill_all_now() {
+pub(super) fn kill_all_now() {
     live_groups::kill_all();
     let warden = WARDEN.load(Ordering::SeqCst);
     for_each_adopted(|pid| {
@@ -202,7 +269,7 @@ pub fn kill_all_now() {
 /// Reaps what is left of a killed process group among our children (the
 /// engine's helpers, adopted through [`adopt_orphans`]), waiting briefly for
 /// SIGKILL to land; members we can't reap (not ours) end the wait at once.
-pub(super) fn reap_group(pgid: libc::pid_t) {
+fn reap_group(pgid: libc::pid_t) {
     let give_up = Instant::now() + Duration::from_millis(200);
     loop {
         // SAFETY: waitpid on a process group we own; no pointers kept.
@@ -228,8 +295,7 @@ pub fn start_warden() -> bool {
     if WARDEN.load(Ordering::SeqCst) != 0 || !single_threaded() {
         return false;
     }
-    // SAFETY: getpid always succeeds.
-    let me = unsafe { libc::getpid() };
+    let me = std::process::id() as libc::pid_t;
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos());
@@ -286,18 +352,10 @@ fn warden(read_end: libc::c_int, entry: &[u8]) -> ! {
         libc::setpgid(0, 0);
         // Named for `ps`/`top` (its command line is still its parent's).
         libc::prctl(libc::PR_SET_NAME, c"kinrow-warden".as_ptr(), 0, 0, 0);
-        for signal in [
-            libc::SIGINT,
-            libc::SIGTERM,
-            libc::SIGHUP,
-            libc::SIGQUIT,
-            libc::SIGPIPE,
-            libc::SIGTSTP,
-            libc::SIGTTIN,
-            libc::SIGTTOU,
-        ] {
-            libc::signal(signal, libc::SIG_IGN);
-        }
+    }
+    signals::ignore_all_but_kill();
+    // SAFETY: plain system calls on our own process and descriptors.
+    unsafe {
         // Hold no one's pipes or terminal: output readers see their end
         // when our parent ends, not when the warden does.
         let null = libc::open(c"/dev/null".as_ptr(), libc::O_RDWR);
@@ -318,8 +376,7 @@ fn warden(read_end: libc::c_int, entry: &[u8]) -> ! {
             }
         }
     }
-    // SAFETY: getpid always succeeds.
-    let me = unsafe { libc::getpid() };
+    let me = std::process::id() as libc::pid_t;
     let give_up = Instant::now() + Duration::from_secs(10);
     while Instant::now() < give_up && kill_marked(entry, me) > 0 {
         // Killed processes hand their children on: look again.
