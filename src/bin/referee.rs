@@ -12,7 +12,8 @@ use kinrow::referee::{
     default_opening_plies, default_startup_timeout, default_timeout, files, Config, EngineSpec,
     OpeningOrder, OpeningSource, PastGames, Shard,
 };
-use kinrow::sys::signals::{SignalHandlerKind, Stop};
+use kinrow::sys::reaper::Reaper;
+use kinrow::sys::signals::SignalHandlerKind;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -415,12 +416,11 @@ fn main() -> ExitCode {
     let config = config(cli);
     // No engine, nor anything one starts, outlives the run, however it
     // ends, and a first stop signal stops it in order, a second at once
-    // (kinrow::sys); the warden forks, so it comes before any thread.
-    kinrow::sys::reaper::start_warden();
-    kinrow::sys::reaper::adopt_orphans();
-    let stop = Stop::install(SignalHandlerKind::Standard);
+    // (kinrow::sys); the warden forks, so the guard comes before any thread.
+    let reaper = Reaper::start(SignalHandlerKind::Standard);
+    let stop = reaper.stop().clone();
     let result = kinrow::referee::run(&config, Arc::clone(stop.flag()));
-    kinrow::sys::reaper::sweep_adopted();
+    drop(reaper);
     match result {
         Ok(outcome) => {
             // A closed stdout (`referee | head`) must not panic the run.

@@ -25,6 +25,7 @@ pub mod setup;
 
 use crate::cli::ShapeArgs;
 use crate::client::{parse_seconds, EngineCommand, SeatSpec};
+use crate::sys::reaper::Reaper;
 use crate::sys::signals::{SignalHandlerKind, Stop};
 use anyhow::Context;
 use clap::Args;
@@ -139,12 +140,11 @@ impl PlayArgs {
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     // No engine, nor anything one starts, outlives the session, however it
     // ends (see crate::sys::reaper); the warden forks, so it comes first.
-    crate::sys::reaper::start_warden();
-    crate::sys::reaper::adopt_orphans();
-    let stop = Stop::install(SignalHandlerKind::Standard);
+    let reaper = Reaper::start(SignalHandlerKind::Standard);
+    let stop = reaper.stop().clone();
     let result = play(args, &stop);
     // The engines are gone with the session; then what they left.
-    crate::sys::reaper::sweep_adopted();
+    drop(reaper);
     // A stop signal ends us as it would have: the shell sees Ctrl-C.
     stop.end_by_signal();
     result

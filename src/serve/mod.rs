@@ -30,6 +30,7 @@ pub mod watch;
 
 use crate::client::{join_words, parse_seconds, EngineCommand, EngineSpec};
 use crate::sys::poll::{poll, Watch};
+use crate::sys::reaper::{Reaper, RUN_MARK};
 use crate::sys::signals::{SignalHandlerKind, Stop};
 use anyhow::Context;
 use clap::Args;
@@ -279,11 +280,13 @@ impl Drop for SessionSlot {
 /// the sessions and their engines, then the server).
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     args.check().map_err(|e| anyhow::anyhow!(e))?;
-    // Engines' helpers that outlive them come to us to be reaped; a stop
-    // signal stops the server in order.
-    let stop = Stop::install(SignalHandlerKind::Standard);
-    crate::sys::reaper::adopt_orphans();
+    // No engine, nor anything one starts, outlives the server, however it
+    // ends, `kill -9` included (see crate::sys::reaper); the warden forks,
+    // so it comes before any thread.
+    let reaper = Reaper::start(SignalHandlerKind::Standard);
+    let stop = reaper.stop().clone();
     let result = serve(args, &stop);
+    drop(reaper);
     stop.end_by_signal();
     result
 }
@@ -547,6 +550,9 @@ fn open_browser(url: &str) {
     };
     let child = std::process::Command::new(opener)
         .arg(url)
+        // The browser is the person's, not this run's: the warden must not
+        // take it with the server's engines.
+        .env_remove(RUN_MARK)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -3,7 +3,8 @@
 //! that program ends.
 //!
 //! Four layers, each for a way of ending; the first two come with every
-//! engine ([`spawn_group_leader`]), the last two each front end starts:
+//! engine ([`spawn_group_leader`]), the last two with the [`Reaper`] guard
+//! that each front end holds for its life, so none can forget one:
 //!
 //! - **Process groups** ([`live_groups`]): every engine leads a group of its
 //!   own; killing it kills the group, its helpers with it. A table of
@@ -23,9 +24,11 @@
 //!   pipe only we hold) and then kills every process that carries this
 //!   run's mark in its environment (`KINROW_RUN`, inherited by every engine
 //!   and whatever it starts). A helper that clears its environment *and*
-//!   leaves its session escapes this last layer only.
+//!   leaves its session escapes this last layer only. The warden runs
+//!   beside us, not under us (it is forked twice): whoever counts our
+//!   children counts engines only.
 
-use super::signals;
+use super::signals::{self, SignalHandlerKind, Stop};
 use std::io;
 use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus};
@@ -33,10 +36,40 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+/// Every layer of the reaper, and the stop signals, for as long as a front
+/// end lives: made first thing in `main` (the warden forks, so while the
+/// program has one thread), dropped last (sweeping what engines left).
+pub struct Reaper {
+    stop: Stop,
+}
+
+impl Reaper {
+    /// Starts the warden, adopts orphans, and installs the stop signals of
+    /// `kind` (whose second signal kills every engine group at once).
+    pub fn start(kind: SignalHandlerKind) -> Reaper {
+        start_warden();
+        adopt_orphans();
+        Reaper {
+            stop: Stop::install(kind),
+        }
+    }
+
+    /// How the front end learns that it is asked to stop.
+    pub fn stop(&self) -> &Stop {
+        &self.stop
+    }
+}
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        sweep_adopted();
+    }
+}
+
 /// The environment variable that marks every process of a run.
 pub const RUN_MARK: &str = "KINROW_RUN";
 
-/// The warden's pid (0: none): our child, but not one to sweep.
+/// The warden's pid (0: none): never one to sweep, should it come to us.
 static WARDEN: AtomicI32 = AtomicI32::new(0);
 
 /// Held while an engine is being started and registered, so that a sweep
@@ -139,7 +172,7 @@ fn die_with_parent(parent: libc::pid_t) -> io::Result<()> {
 /// `PR_SET_CHILD_SUBREAPER`): an engine's helper processes that outlive it
 /// then come to us, and [`sweep_adopted`] kills and reaps them, instead of
 /// being left running under init. Returns false if unsupported.
-pub fn adopt_orphans() -> bool {
+pub(crate) fn adopt_orphans() -> bool {
     #[cfg(target_os = "linux")]
     // SAFETY: plain prctl on our own process.
     unsafe {
@@ -213,7 +246,7 @@ fn for_each_adopted(mut each: impl FnMut(libc::pid_t)) -> bool {
 /// Kills and reaps every process we adopted (see [`adopt_orphans`]) — the
 /// helpers of engines that died — until none is left or half a second has
 /// passed; live engines and the warden are left alone.
-pub fn sweep_adopted() {
+fn sweep_adopted() {
     let _no_spawn = spawning();
     let warden = WARDEN.load(Ordering::SeqCst);
     let give_up = Instant::now() + Duration::from_millis(500);
@@ -289,9 +322,10 @@ fn reap_group(pgid: libc::pid_t) {
 /// this one has ended in any way, `kill -9` included, kills every process
 /// marked with this run's `KINROW_RUN`. Sets the mark in our environment,
 /// so every engine started later inherits it. Must be called while this
-/// process has a single thread (it forks); returns false, doing nothing,
+/// process has a single thread (it forks), before [`adopt_orphans`] (or
+/// the warden would be ours to adopt); returns false, doing nothing,
 /// otherwise or when the warden can't be started.
-pub fn start_warden() -> bool {
+fn start_warden() -> bool {
     if WARDEN.load(Ordering::SeqCst) != 0 || !single_threaded() {
         return false;
     }
@@ -308,32 +342,72 @@ pub fn start_warden() -> bool {
         return false;
     }
     let [read_end, write_end] = fds;
+    // The warden's pid comes back through a second pipe, from the process
+    // in the middle.
+    let mut told = [0 as libc::c_int; 2];
+    // SAFETY: pipe2 fills the array we own.
+    if unsafe { libc::pipe2(told.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        // SAFETY: closing both ends of the unused pipe.
+        unsafe {
+            libc::close(read_end);
+            libc::close(write_end);
+        }
+        return false;
+    }
+    let [told_read, told_write] = told;
     // SAFETY: we have a single thread, so the child is a whole copy of us.
-    match unsafe { libc::fork() } {
-        0 => {
-            // SAFETY: closing our copy of the write end in the child.
-            unsafe { libc::close(write_end) };
-            warden(read_end, &entry)
-        }
-        pid if pid > 0 => {
-            // SAFETY: the read end belongs to the warden now. The write
-            // end stays open, unused, until we end.
-            unsafe { libc::close(read_end) };
-            WARDEN.store(pid, Ordering::SeqCst);
-            // Single-threaded, as checked above: no one reads the
-            // environment while it changes.
-            std::env::set_var(RUN_MARK, mark);
-            true
-        }
-        _ => {
-            // SAFETY: closing both ends of the unused pipe.
-            unsafe {
-                libc::close(read_end);
-                libc::close(write_end);
+    let middle = unsafe { libc::fork() };
+    if middle == 0 {
+        // SAFETY: in the middle process, single-threaded: our copies of
+        // the ends it doesn't use closed, the warden forked, its pid told,
+        // and out, so that the warden is nobody's child of ours.
+        unsafe {
+            libc::close(write_end);
+            libc::close(told_read);
+            let pid = libc::fork();
+            if pid == 0 {
+                libc::close(told_write);
+                warden(read_end, &entry)
             }
-            false
+            let bytes = pid.to_ne_bytes();
+            libc::write(told_write, bytes.as_ptr().cast(), bytes.len());
+            libc::_exit(0)
         }
     }
+    let mut bytes = [0u8; std::mem::size_of::<libc::pid_t>()];
+    // SAFETY: the ends that are the warden's (and the middle's) closed
+    // here; a read into a buffer we own; the middle process reaped.
+    let read = unsafe {
+        libc::close(read_end);
+        libc::close(told_write);
+        let read = if middle > 0 {
+            loop {
+                let n = libc::read(told_read, bytes.as_mut_ptr().cast(), bytes.len());
+                if n >= 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+                    break n;
+                }
+            }
+        } else {
+            -1
+        };
+        libc::close(told_read);
+        if middle > 0 {
+            libc::waitpid(middle, std::ptr::null_mut(), 0);
+        }
+        read
+    };
+    let pid = libc::pid_t::from_ne_bytes(bytes);
+    if read != bytes.len() as isize || pid <= 0 {
+        // SAFETY: no warden reads the other end: closing ours.
+        unsafe { libc::close(write_end) };
+        return false;
+    }
+    // The write end stays open, unused, until we end.
+    WARDEN.store(pid, Ordering::SeqCst);
+    // Single-threaded, as checked above: no one reads the environment
+    // while it changes.
+    std::env::set_var(RUN_MARK, mark);
+    true
 }
 
 /// Whether this process runs a single thread.
