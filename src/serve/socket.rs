@@ -274,81 +274,97 @@ pub fn run(
         if !readable {
             continue;
         }
-        loop {
-            let message = match ws.read() {
-                Ok(m) => m,
-                Err(e) if would_block(&e) => break,
-                Err(Error::ConnectionClosed | Error::AlreadyClosed) => {
-                    return closing.map_or(End::Closed, |(end, _)| end)
-                }
-                // A tab that is closed or reloaded may just drop the
-                // connection.
-                Err(Error::Protocol(ProtocolError::ResetWithoutClosingHandshake)) => {
-                    return closing.map_or(End::Closed, |(end, _)| end)
-                }
-                Err(Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::ConnectionReset | io::ErrorKind::BrokenPipe
-                    ) =>
-                {
-                    return closing.map_or(End::Closed, |(end, _)| end)
-                }
-                // The frame couldn't be taken in whole, or is not what it
-                // says: the stream can't be trusted past it.
-                Err(Error::Capacity(e)) => {
-                    let why = format!("message too big (at most {HARD_MAX} bytes): {e}");
-                    start_close(&mut ws, CLOSE_TOO_BIG, &why);
-                    return End::Violation(why);
-                }
-                Err(Error::Utf8(_)) => {
-                    let why = "a text message that is not UTF-8".to_string();
-                    start_close(&mut ws, CLOSE_NOT_UTF8, &why);
-                    return End::Violation(why);
-                }
-                Err(Error::Protocol(e)) => {
-                    let why = format!("WebSocket protocol error: {e}");
-                    start_close(&mut ws, CLOSE_PROTOCOL, &why);
-                    return End::Violation(why);
-                }
-                Err(e) => return End::Failed(e.to_string()),
-            };
-            last_heard = Instant::now();
-            if closing.is_some() {
-                continue;
+        if let Some(end) = take_messages(
+            &mut ws,
+            limits,
+            &mut closing,
+            &mut last_heard,
+            &mut on_message,
+        ) {
+            return end;
+        }
+    }
+}
+
+/// Takes in every message that has arrived, passing each on to
+/// `on_message`; how the connection ends, if it ends here.
+fn take_messages(
+    ws: &mut Ws,
+    limits: &Limits,
+    closing: &mut Option<(End, Instant)>,
+    last_heard: &mut Instant,
+    on_message: &mut impl FnMut(Incoming) -> Result<(), Refusal>,
+) -> Option<End> {
+    loop {
+        let message = match ws.read() {
+            Ok(m) => m,
+            Err(e) if would_block(&e) => return None,
+            Err(Error::ConnectionClosed | Error::AlreadyClosed) => {
+                return Some(closing.take().map_or(End::Closed, |(end, _)| end))
             }
-            let incoming = match message {
-                Message::Text(text) if text.len() > limits.max_text => Incoming::Refused(format!(
-                    "syntax error: message too long ({} bytes; at most {})",
-                    text.len(),
-                    limits.max_text
-                )),
-                Message::Text(text) => Incoming::Text(text.as_str().to_string()),
-                Message::Binary(_) => Incoming::Refused(
-                    "syntax error: binary messages are not taken; send protocol lines as text"
-                        .to_string(),
-                ),
-                // Pings are answered by tungstenite; a close is answered too
-                // and the next read ends the connection.
-                _ => continue,
-            };
-            match on_message(incoming) {
-                Ok(()) => {}
-                Err(Refusal::TooManyWaiting) => {
-                    start_close(
-                        &mut ws,
-                        CLOSE_POLICY,
-                        "too many requests waiting for answers",
-                    );
-                    closing = Some((
-                        End::Violation("too many requests waiting for answers".into()),
-                        Instant::now() + CLOSE_WAIT,
-                    ));
-                }
-                Err(Refusal::Finished) => {
-                    start_close(&mut ws, CLOSE_NORMAL, "quit");
-                    closing = Some((End::ClosedByUs, Instant::now() + CLOSE_WAIT));
-                }
+            // A tab that is closed or reloaded may just drop the
+            // connection.
+            Err(Error::Protocol(ProtocolError::ResetWithoutClosingHandshake)) => {
+                return Some(closing.take().map_or(End::Closed, |(end, _)| end))
+            }
+            Err(Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::ConnectionReset | io::ErrorKind::BrokenPipe
+                ) =>
+            {
+                return Some(closing.take().map_or(End::Closed, |(end, _)| end))
+            }
+            // The frame couldn't be taken in whole, or is not what it
+            // says: the stream can't be trusted past it.
+            Err(Error::Capacity(e)) => {
+                let why = format!("message too big (at most {HARD_MAX} bytes): {e}");
+                start_close(ws, CLOSE_TOO_BIG, &why);
+                return Some(End::Violation(why));
+            }
+            Err(Error::Utf8(_)) => {
+                let why = "a text message that is not UTF-8".to_string();
+                start_close(ws, CLOSE_NOT_UTF8, &why);
+                return Some(End::Violation(why));
+            }
+            Err(Error::Protocol(e)) => {
+                let why = format!("WebSocket protocol error: {e}");
+                start_close(ws, CLOSE_PROTOCOL, &why);
+                return Some(End::Violation(why));
+            }
+            Err(e) => return Some(End::Failed(e.to_string())),
+        };
+        *last_heard = Instant::now();
+        if closing.is_some() {
+            continue;
+        }
+        let incoming = match message {
+            Message::Text(text) if text.len() > limits.max_text => Incoming::Refused(format!(
+                "syntax error: message too long ({} bytes; at most {})",
+                text.len(),
+                limits.max_text
+            )),
+            Message::Text(text) => Incoming::Text(text.as_str().to_string()),
+            Message::Binary(_) => Incoming::Refused(
+                "syntax error: binary messages are not taken; send protocol lines as text"
+                    .to_string(),
+            ),
+            // Pings are answered by tungstenite; a close is answered too
+            // and the next read ends the connection.
+            _ => continue,
+        };
+        match on_message(incoming) {
+            Ok(()) => {}
+            Err(Refusal::TooManyWaiting) => {
+                start_close(ws, CLOSE_POLICY, "too many requests waiting for answers");
+                *closing = Some((
+                    End::Violation("too many requests waiting for answers".into()),
+                    Instant::now() + CLOSE_WAIT,
+                ));
+            }
+            Err(Refusal::Finished) => {
+                start_close(ws, CLOSE_NORMAL, "quit");
+                *closing = Some((End::ClosedByUs, Instant::now() + CLOSE_WAIT));
             }
         }
     }
