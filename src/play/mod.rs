@@ -26,7 +26,7 @@ pub mod setup;
 use crate::cli::ShapeArgs;
 use crate::client::{parse_seconds, EngineCommand, SeatSpec};
 use crate::sys::reaper::Reaper;
-use crate::sys::signals::{SignalHandlerKind, Stop};
+use crate::sys::signals::Stop;
 use anyhow::Context;
 use clap::Args;
 use console::Console;
@@ -139,15 +139,9 @@ impl PlayArgs {
 /// until the person is done or the input ends.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     // No engine, nor anything one starts, outlives the session, however it
-    // ends (see crate::sys::reaper); the warden forks, so it comes first.
-    let reaper = Reaper::start(SignalHandlerKind::Standard);
-    let stop = reaper.stop().clone();
-    let result = play(args, &stop);
-    // The engines are gone with the session; then what they left.
-    drop(reaper);
-    // A stop signal ends us as it would have: the shell sees Ctrl-C.
-    stop.end_by_signal();
-    result
+    // ends (see crate::sys::reaper); the warden forks, so it comes first. A
+    // stop signal ends us as it would have: the shell sees Ctrl-C.
+    Reaper::hold(|stop| play(args, stop))
 }
 
 fn play(args: PlayArgs, stop: &Stop) -> anyhow::Result<()> {

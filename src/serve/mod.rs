@@ -31,7 +31,7 @@ pub mod watch;
 use crate::client::{join_words, parse_seconds, EngineCommand, EngineSpec};
 use crate::sys::poll::{poll, Watch};
 use crate::sys::reaper::{Reaper, RUN_MARK};
-use crate::sys::signals::{SignalHandlerKind, Stop};
+use crate::sys::signals::Stop;
 use anyhow::Context;
 use clap::Args;
 use session::{Catalog, Session};
@@ -283,12 +283,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     // No engine, nor anything one starts, outlives the server, however it
     // ends, `kill -9` included (see crate::sys::reaper); the warden forks,
     // so it comes before any thread.
-    let reaper = Reaper::start(SignalHandlerKind::Standard);
-    let stop = reaper.stop().clone();
-    let result = serve(args, &stop);
-    drop(reaper);
-    stop.end_by_signal();
-    result
+    Reaper::hold(|stop| serve(args, stop))
 }
 
 /// The server's life: listen, tell where, take connections until stopped.

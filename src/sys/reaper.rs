@@ -58,6 +58,19 @@ impl Reaper {
     pub fn stop(&self) -> &Stop {
         &self.stop
     }
+
+    /// Runs `front_end` with every layer held (the standard stop signals
+    /// among them); after a stop signal, once all it started is gone, ends
+    /// the program by that signal: for a front end with nothing to report
+    /// (`kinrow play`, `kinrow serve`).
+    pub fn hold<T>(front_end: impl FnOnce(&Stop) -> T) -> T {
+        let reaper = Reaper::start(SignalHandlerKind::Standard);
+        let stop = reaper.stop.clone();
+        let result = front_end(&stop);
+        drop(reaper);
+        stop.end_by_signal();
+        result
+    }
 }
 
 impl Drop for Reaper {
