@@ -6,20 +6,20 @@
 //! engine ([`spawn_group_leader`]), the last two with the [`Reaper`] guard
 //! that each front end holds for its life, so none can forget one:
 //!
-//! - **Process groups** ([`live_groups`]): every engine leads a group of its
+//! - **Process groups** (`live_groups`): every engine leads a group of its
 //!   own; killing it kills the group, its helpers with it. A table of
-//!   atomics lets a signal handler do that too ([`kill_all_now`]).
-//! - **Parent death** ([`die_with_parent`]): each engine is started with
+//!   atomics lets a signal handler do that too (`kill_all_now`).
+//! - **Parent death** (`die_with_parent`): each engine is started with
 //!   `PR_SET_PDEATHSIG` = SIGKILL, so it dies when the thread that started
 //!   it ends — with the whole program after `kill -9`. (The thread that
 //!   starts an engine must therefore outlive it: the referee's workers,
 //!   `kinrow play`'s main thread and `kinrow serve`'s session workers do.)
-//! - **Subreaper** ([`adopt_orphans`], [`sweep_adopted`]): a helper that an
+//! - **Subreaper** (`adopt_orphans`, `sweep_adopted`): a helper that an
 //!   engine started in a session of its own (`setsid`) escapes the group;
 //!   when its engine dies it is adopted by us instead of init, and every
 //!   kill of an engine, and every exit path, kills and reaps what was
 //!   adopted.
-//! - **Warden** ([`start_warden`]): after `kill -9` nothing of ours runs, so
+//! - **Warden** (`start_warden`): after `kill -9` nothing of ours runs, so
 //!   a small process started at start-up waits for our end (the end of a
 //!   pipe only we hold) and then kills every process that carries this
 //!   run's mark in its environment (`KINROW_RUN`, inherited by every engine
@@ -96,7 +96,7 @@ fn spawning() -> MutexGuard<'static, ()> {
 
 /// Starts `command` as the leader of a process group of its own, which
 /// dies with the thread that starts it, registered for the kills of
-/// [`kill_all_now`] and [`kill_group`].
+/// `kill_all_now` and [`kill_group`].
 pub fn spawn_group_leader(command: &mut Command) -> io::Result<Child> {
     command.process_group(0);
     let parent = std::process::id() as libc::pid_t;
@@ -114,7 +114,7 @@ pub fn spawn_group_leader(command: &mut Command) -> io::Result<Child> {
 
 /// SIGKILL to the process group `child` leads, then reaps it and what is
 /// left of its group, and kills and reaps the helpers it left to us
-/// ([`sweep_adopted`]). Its exit status.
+/// (`sweep_adopted`). Its exit status.
 pub fn kill_group(child: &mut Child) -> Option<ExitStatus> {
     let pgid = child.id() as libc::pid_t;
     // The leader is not reaped yet, so the group id can't have been reused:
@@ -183,7 +183,7 @@ fn die_with_parent(parent: libc::pid_t) -> io::Result<()> {
 
 /// Makes this process the reaper of orphaned descendants (Linux
 /// `PR_SET_CHILD_SUBREAPER`): an engine's helper processes that outlive it
-/// then come to us, and [`sweep_adopted`] kills and reaps them, instead of
+/// then come to us, and `sweep_adopted` kills and reaps them, instead of
 /// being left running under init. Returns false if unsupported.
 pub(crate) fn adopt_orphans() -> bool {
     #[cfg(target_os = "linux")]
@@ -256,7 +256,7 @@ fn for_each_adopted(mut each: impl FnMut(libc::pid_t)) -> bool {
     true
 }
 
-/// Kills and reaps every process we adopted (see [`adopt_orphans`]) — the
+/// Kills and reaps every process we adopted (see `adopt_orphans`) — the
 /// helpers of engines that died — until none is left or half a second has
 /// passed; live engines and the warden are left alone.
 fn sweep_adopted() {
@@ -313,7 +313,7 @@ pub(super) fn kill_all_now() {
 }
 
 /// Reaps what is left of a killed process group among our children (the
-/// engine's helpers, adopted through [`adopt_orphans`]), waiting briefly for
+/// engine's helpers, adopted through `adopt_orphans`), waiting briefly for
 /// SIGKILL to land; members we can't reap (not ours) end the wait at once.
 fn reap_group(pgid: libc::pid_t) {
     let give_up = Instant::now() + Duration::from_millis(200);
@@ -335,7 +335,7 @@ fn reap_group(pgid: libc::pid_t) {
 /// this one has ended in any way, `kill -9` included, kills every process
 /// marked with this run's `KINROW_RUN`. Sets the mark in our environment,
 /// so every engine started later inherits it. Must be called while this
-/// process has a single thread (it forks), before [`adopt_orphans`] (or
+/// process has a single thread (it forks), before `adopt_orphans` (or
 /// the warden would be ours to adopt); returns false, doing nothing,
 /// otherwise or when the warden can't be started.
 fn start_warden() -> bool {
