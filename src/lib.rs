@@ -26,4 +26,5 @@ pub mod rules;
 pub mod serve;
 pub mod solve;
 pub mod solver;
+pub mod sys;
 pub mod tactics;

@@ -1,0 +1,3 @@
+//! The operating system, in one place.
+
+pub mod memory;
