@@ -14,7 +14,7 @@
 //! - [`referee`]: tournaments between engine processes, with statistics.
 //! - [`serve`]: `kinrow serve`, the page to play in a browser, a protocol client.
 //! - [`sys`]: the operating system in one place: signals, the reaper, `poll`,
-//!   the terminal.
+//!   memory, the terminal.
 
 pub mod bots;
 pub mod cli;

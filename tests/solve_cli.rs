@@ -167,3 +167,30 @@ fn sigterm_reports_what_is_proved_so_far_too() {
     );
     assert_eq!(code, Some(128 + libc::SIGTERM), "{stdout}");
 }
+
+#[test]
+fn memory_the_machine_cannot_give_is_refused() {
+    // 64 GiB: inside --hash's range, more than this machine (or CI's) has.
+    let (code, out, err) = kinrow(&["solve", "3x3", "--hash", "65536"], "");
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("invalid value '65536' for '--hash <MIB>': 65536 MiB is more memory than this machine has available ("),
+        "{err}"
+    );
+    assert!(!err.contains("memory allocation"), "{err}");
+    // The same for mcts's arena, and the option is left as it was.
+    let (code, out, _) = kinrow(
+        &["--bot", "mcts"],
+        "set memory 65536\nset memory 8\nset iterations 200\ngenmove\n",
+    );
+    assert_eq!(code, 0);
+    let replies: Vec<&str> = out.split("\n\n").collect();
+    assert!(
+        replies[0].starts_with(
+            "? invalid option: memory: 65536 MiB is more memory than this machine has available ("
+        ),
+        "{out}"
+    );
+    assert_eq!(&replies[1..3], ["=", "="], "{out}");
+    assert!(replies[3].starts_with("= "), "{out}");
+}

@@ -42,8 +42,7 @@ pub struct SolveArgs {
     #[arg(long)]
     pub json: bool,
     /// Size of the transposition table in MiB.
-    #[arg(long, value_name = "MIB", default_value = "64",
-          value_parser = clap::value_parser!(u64).range(1..=65536))]
+    #[arg(long, value_name = "MIB", default_value = "64", value_parser = parse_hash)]
     pub hash: u64,
 }
 
@@ -55,6 +54,22 @@ Examples:
   kinrow solve 5x5 --k 4
   kinrow solve 3x3 --moves '2 2 1 1' --analyze
   kinrow solve 7x7 --k 5 --time-limit 60 --json";
+
+/// `--hash`: 1 to 65536 MiB, and no more than the machine has available.
+fn parse_hash(s: &str) -> Result<u64, String> {
+    let mib = s
+        .parse::<u64>()
+        .ok()
+        .filter(|m| (1..=65536).contains(m))
+        .ok_or_else(|| {
+            format!(
+                "'{}' is not a number of MiB from 1 to 65536",
+                crate::rules::clip(s)
+            )
+        })?;
+    crate::sys::memory::check_mib(mib)?;
+    Ok(mib)
+}
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
     match s.parse::<f64>() {

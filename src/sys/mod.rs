@@ -8,9 +8,12 @@
 //!   warden, all held by the [`reaper::Reaper`] guard.
 //! - [`poll`]: waiting on descriptors with deadlines.
 //! - [`term`]: the terminal's width.
+//! - [`memory`]: what memory the machine can give, and allocations that
+//!   fail softly.
 //!
 //! [`cpu_seconds`]: the processor time this process has used.
 
+pub mod memory;
 pub mod poll;
 pub mod reaper;
 pub mod signals;
