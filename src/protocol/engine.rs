@@ -161,8 +161,8 @@ impl Engine {
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok("kinrow".into()),
             Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::KnownCommand(name) => Ok(Command::NAMES.contains(&name.as_str()).to_string()),
-            Command::ListCommands => Ok(Command::NAMES.join("\n")),
+            Command::KnownCommand(name) => Ok(Command::NAMES.known(&name)),
+            Command::ListCommands => Ok(Command::NAMES.list()),
             Command::Solve(limit) => self.solve(limit),
             Command::Analyze(limit) => self.analyze(limit),
         };

@@ -7,6 +7,7 @@
 mod command;
 mod engine;
 mod error;
+mod names;
 mod reader;
 mod serve;
 
@@ -15,6 +16,7 @@ pub use command::{
 };
 pub use engine::{Engine, EngineConfig};
 pub use error::{ErrorKind, ProtocolError};
+pub use names::{CommandNames, GTP_ADMIN};
 pub use reader::{read_line_bounded, read_line_ending, LineRead, MAX_LINE};
 pub use serve::{serve_lines, Flow};
 

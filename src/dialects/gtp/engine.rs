@@ -18,7 +18,8 @@ use super::vertex::{GtpMove, Vertex, MAX_GTP_SIDE};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
 use crate::dialects::BotPlayer;
 use crate::protocol::{
-    preprocess, serve_lines, split_request, write_response, ErrorKind, Flow, ProtocolError,
+    preprocess, serve_lines, split_request, write_response, CommandNames, ErrorKind, Flow,
+    ProtocolError, GTP_ADMIN,
 };
 use crate::rules::{clip, Board, Cell, Geometry, Outcome, Player};
 use std::fmt::Write as _;
@@ -51,27 +52,24 @@ pub enum GtpCommand {
 
 impl GtpCommand {
     /// Every command, in the order `list_commands` gives them.
-    pub const NAMES: [&'static str; 19] = [
-        "protocol_version",
-        "name",
-        "version",
-        "known_command",
-        "list_commands",
-        "quit",
-        "boardsize",
-        "clear_board",
-        "komi",
-        "play",
-        "genmove",
-        "undo",
-        "showboard",
-        "gogui-rules_game_id",
-        "gogui-rules_board",
-        "gogui-rules_board_size",
-        "gogui-rules_legal_moves",
-        "gogui-rules_side_to_move",
-        "gogui-rules_final_result",
-    ];
+    pub const NAMES: CommandNames = CommandNames::new(&[
+        GTP_ADMIN,
+        &[
+            "boardsize",
+            "clear_board",
+            "komi",
+            "play",
+            "genmove",
+            "undo",
+            "showboard",
+            "gogui-rules_game_id",
+            "gogui-rules_board",
+            "gogui-rules_board_size",
+            "gogui-rules_legal_moves",
+            "gogui-rules_side_to_move",
+            "gogui-rules_final_result",
+        ],
+    ]);
 
     /// Parses a command name and its arguments.
     pub fn parse(name: &str, args: &[&str]) -> Result<GtpCommand, ProtocolError> {
@@ -238,10 +236,8 @@ impl GtpEngine {
             GtpCommand::ProtocolVersion => Ok("2".into()),
             GtpCommand::Name => Ok("kinrow".into()),
             GtpCommand::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            GtpCommand::KnownCommand(name) => {
-                Ok(GtpCommand::NAMES.contains(&name.as_str()).to_string())
-            }
-            GtpCommand::ListCommands => Ok(GtpCommand::NAMES.join("\n")),
+            GtpCommand::KnownCommand(name) => Ok(GtpCommand::NAMES.known(&name)),
+            GtpCommand::ListCommands => Ok(GtpCommand::NAMES.list()),
             GtpCommand::BoardSize(n) if n as usize == g.rows() => {
                 self.player.new_game(g);
                 Ok(String::new())
