@@ -18,6 +18,7 @@ pub mod bots;
 pub mod cli;
 pub mod client;
 pub mod dialects;
+pub mod engine;
 pub mod play;
 pub mod protocol;
 pub mod records;

@@ -8,10 +8,6 @@
 //!   The manager side, for the referee, is there too ([`gomocup::Reply`]).
 //! - [`gtp`]: GTP version 2 with Go-style vertices and GoGui's
 //!   `gogui-rules_*` extension; `kinrow --protocol gtp`.
-//! - [`bot_player`]: the board and bot both dialects drive.
 
-pub mod bot_player;
 pub mod gomocup;
 pub mod gtp;
-
-pub use bot_player::BotPlayer;

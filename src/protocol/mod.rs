@@ -9,7 +9,6 @@ mod engine;
 mod error;
 mod names;
 mod reader;
-mod serve;
 
 pub use command::{
     parse_line, preprocess, split_request, Command, Parsed, Request, Shape, SplitRequest,
@@ -18,7 +17,6 @@ pub use engine::{Engine, EngineConfig};
 pub use error::{ErrorKind, ProtocolError};
 pub use names::{CommandNames, GTP_ADMIN};
 pub use reader::{read_line_bounded, read_line_ending, LineRead, MAX_LINE};
-pub use serve::{serve_lines, Flow};
 
 /// Writes one response: `=[id] result` or `?[id] message`, then an empty line.
 /// A result that starts on its own line (like `show`'s board) follows the `=`

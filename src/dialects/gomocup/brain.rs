@@ -16,12 +16,11 @@
 //! - Before a move, `MESSAGE depth … score …` when the bot searched.
 
 use super::command::{BoardLine, Command, CommandError, Field, Point};
-use crate::bots::{move_time, BotKind, MatchClock, DEFAULT_MOVETIME};
-use crate::dialects::BotPlayer;
-use crate::protocol::{serve_lines, Flow};
+use crate::bots::{BotKind, DEFAULT_MOVETIME};
+use crate::engine::{answer_lines, BuildBot, Flow, Session};
 use crate::rules::{clip, Board, Geometry, IllegalMove, Rule};
 use std::io::{self, Read, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// `INFO time_left` this large means "no limit".
 const UNLIMITED_MS: i64 = 2_147_483_647;
@@ -69,17 +68,16 @@ struct List {
     error: Option<String>,
 }
 
-/// The brain: its game, its bot, the manager's limits.
+/// The brain: the core [`Session`] (its bot built at the first move), the
+/// manager's limits.
 pub struct Brain {
     config: BrainConfig,
-    /// `None` until `START`.
-    player: Option<BotPlayer>,
+    session: Session,
+    /// Whether `START` has come: until then there is no board.
+    started: bool,
     rule: Rule,
     /// Why move requests are refused: an `INFO rule` kinrow cannot play.
     unsupported: Option<String>,
-    /// `INFO timeout_turn`, if told.
-    timeout_turn: Option<Duration>,
-    clock: MatchClock,
     /// `MESSAGE` lines for just before the next answer (INFO values that
     /// were ignored: INFO itself is never answered).
     notes: Vec<String>,
@@ -89,13 +87,20 @@ pub struct Brain {
 impl Brain {
     /// A brain waiting for `START`.
     pub fn new(config: BrainConfig) -> Brain {
+        // The board waits for `START`; until then it is only a placeholder.
+        let session = Session::new(
+            Geometry::TIC_TAC_TOE,
+            config.bot,
+            config.seed,
+            per_move(None, config.movetime_cap),
+            BuildBot::AtFirstMove,
+        );
         Brain {
             config,
-            player: None,
+            session,
+            started: false,
             rule: config.rule,
             unsupported: None,
-            timeout_turn: None,
-            clock: MatchClock::default(),
             notes: Vec::new(),
             list: None,
         }
@@ -103,12 +108,12 @@ impl Brain {
 
     /// The current game, once started.
     pub fn board(&self) -> Option<&Board> {
-        self.player.as_ref().map(BotPlayer::board)
+        self.started.then(|| self.session.board())
     }
 
     /// Answers the manager on `output` until `END` or the end of `input`.
     pub fn run<R: Read, W: Write>(&mut self, input: R, output: W) -> io::Result<()> {
-        serve_lines(input, output, b"\r\n", |line, out| match line {
+        answer_lines(input, output, b"\r\n", |line, out| match line {
             None => {
                 self.answer(out, Err("ERROR line too long".to_string()))?;
                 Ok(Flow::Continue)
@@ -194,14 +199,12 @@ impl Brain {
                 self.answer(out, answer)?;
             }
             Command::Restart => {
-                let answer = match self.player.as_mut() {
-                    None => Err("ERROR RESTART: no board yet (START first)".to_string()),
-                    Some(player) => {
-                        let g = player.board().geometry();
-                        player.new_game(g);
-                        self.clock.restart();
-                        Ok("OK".to_string())
-                    }
+                let answer = if self.started {
+                    let g = self.session.board().geometry();
+                    self.session.new_game(g);
+                    Ok("OK".to_string())
+                } else {
+                    Err("ERROR RESTART: no board yet (START first)".to_string())
                 };
                 self.answer(out, answer)?;
             }
@@ -214,8 +217,8 @@ impl Brain {
                 self.answer(out, Ok(about))?;
             }
             Command::Begin => {
-                let ready = self.ready("BEGIN").and_then(|player| {
-                    if player.board().ply() > 0 {
+                let ready = self.ready("BEGIN").and_then(|session| {
+                    if session.board().ply() > 0 {
                         Err("ERROR BEGIN: the board has stones (RESTART first)".to_string())
                     } else {
                         Ok(())
@@ -224,8 +227,8 @@ impl Brain {
                 self.move_after(ready, out)?;
             }
             Command::Turn(p) => {
-                let ready = self.ready("TURN").and_then(|player| {
-                    let board = player.board_mut();
+                let ready = self.ready("TURN").and_then(|session| {
+                    let board = session.board_mut();
                     let cell = p
                         .cell(board.geometry())
                         .ok_or_else(|| off_board("TURN", p, board))?;
@@ -242,8 +245,8 @@ impl Brain {
                 self.move_after(ready, out)?;
             }
             Command::Takeback(p) => {
-                let answer = self.ready("TAKEBACK").and_then(|player| {
-                    let board = player.board_mut();
+                let answer = self.ready("TAKEBACK").and_then(|session| {
+                    let board = session.board_mut();
                     match board.last_move() {
                         Some(last) if Point::of(last) == p => {
                             board.undo();
@@ -259,8 +262,8 @@ impl Brain {
                 self.answer(out, answer)?;
             }
             Command::Play(p) => {
-                let answer = self.ready("PLAY").and_then(|player| {
-                    let board = player.board_mut();
+                let answer = self.ready("PLAY").and_then(|session| {
+                    let board = session.board_mut();
                     let cell = p
                         .cell(board.geometry())
                         .ok_or_else(|| off_board("PLAY", p, board))?;
@@ -294,37 +297,32 @@ impl Brain {
                 self.config.k
             )
         })?;
-        match self.player.as_mut() {
-            Some(player) => player.new_game(geometry),
-            None => {
-                self.player = Some(BotPlayer::new(geometry, self.config.bot, self.config.seed));
-            }
-        }
-        self.clock.restart();
+        self.session.new_game(geometry);
+        self.started = true;
         Ok("OK".to_string())
     }
 
-    /// The player, ready for a move request: started, on a rule it plays
+    /// The session, ready for a move request: started, on a rule it plays
     /// (the board follows a change of `INFO rule`).
-    fn ready(&mut self, what: &str) -> Result<&mut BotPlayer, String> {
+    fn ready(&mut self, what: &str) -> Result<&mut Session, String> {
         if let Some(why) = &self.unsupported {
             return Err(format!("ERROR {what}: {why}"));
         }
+        if !self.started {
+            return Err(format!("ERROR {what}: no board yet (START first)"));
+        }
         let rule = self.rule;
-        let player = self
-            .player
-            .as_mut()
-            .ok_or_else(|| format!("ERROR {what}: no board yet (START first)"))?;
-        let g = player.board().geometry();
+        let session = &mut self.session;
+        let g = session.board().geometry();
         if g.rule() != rule {
-            let moves: Vec<_> = player.board().moves().collect();
+            let moves: Vec<_> = session.board().moves().collect();
             let geometry = Geometry::new(g.rows() as u32, g.cols() as u32, g.k() as u32, rule)
                 .map_err(|e| format!("ERROR {what}: {e}"))?;
             let board = replay(geometry, moves.into_iter())
                 .map_err(|e| format!("ERROR {what}: under the {rule} rule, {e}"))?;
-            *player.board_mut() = board;
+            *session.board_mut() = board;
         }
-        Ok(player)
+        Ok(session)
     }
 
     /// Answers a move request whose preparation gave `ready`.
@@ -336,19 +334,11 @@ impl Brain {
     /// Chooses and plays the brain's move: the point, after a `MESSAGE`
     /// with what the search found.
     fn think(&mut self) -> Result<String, String> {
-        let cap = self.config.movetime_cap;
-        let per_move = match self.timeout_turn {
-            Some(t) => cap.map_or(t, |c| t.min(c)),
-            None => cap.unwrap_or(DEFAULT_MOVETIME),
-        };
-        let left = self.clock.left;
-        let player = self.player.as_mut().ok_or("ERROR no board yet")?;
-        let movetime = move_time(per_move, left, player.board());
-        let chosen = player
-            .choose_and_play(movetime)
+        let chosen = self
+            .session
+            .choose_and_play(Instant::now())
             .map_err(|e| format!("ERROR {e}"))?;
-        self.clock.spend(chosen.took);
-        if let Some(report) = chosen.report.filter(|r| r.nodes > 0) {
+        if let Some(report) = self.session.report().filter(|r| r.nodes > 0) {
             self.notes
                 .push(format!("{report} time {}ms", chosen.took.as_millis()));
         }
@@ -361,12 +351,19 @@ impl Brain {
         let number = value.parse::<i64>();
         let ms = |n: i64| Duration::from_millis(n.max(0) as u64);
         match (key, number) {
-            ("timeout_turn", Ok(n)) if n >= 0 => self.timeout_turn = Some(ms(n)),
-            ("timeout_match", Ok(n)) if n >= 0 => {
-                self.clock.per_game = (n > 0).then(|| ms(n));
-                self.clock.restart();
+            ("timeout_turn", Ok(n)) if n >= 0 => {
+                let movetime = per_move(Some(ms(n)), self.config.movetime_cap);
+                self.session.set_movetime(movetime);
             }
-            ("time_left", Ok(n)) => self.clock.tell_left((n < UNLIMITED_MS).then(|| ms(n))),
+            ("timeout_match", Ok(n)) if n >= 0 => {
+                let clock = self.session.clock_mut();
+                clock.per_game = (n > 0).then(|| ms(n));
+                clock.restart();
+            }
+            ("time_left", Ok(n)) => {
+                let left = (n < UNLIMITED_MS).then(|| ms(n));
+                self.session.clock_mut().tell_left(left);
+            }
             ("rule", Ok(n)) if (0..=15).contains(&n) => {
                 let bits = n as u32;
                 let refused: Vec<&str> = UNSUPPORTED_RULES
@@ -417,14 +414,14 @@ impl Brain {
     /// Sets up the position of a `BOARD` list: the brain's stones (1) and
     /// the opponent's (2), each in the order given, the brain to move.
     fn set_board(&mut self, stones: &[(Point, Option<Field>)]) -> Result<(), String> {
-        let player = self.ready("BOARD")?;
-        let geometry = player.board().geometry();
+        let session = self.ready("BOARD")?;
+        let geometry = session.board().geometry();
         let mut own = Vec::new();
         let mut theirs = Vec::new();
         for &(p, field) in stones {
             let cell = p
                 .cell(geometry)
-                .ok_or_else(|| off_board("BOARD", p, player.board()))?;
+                .ok_or_else(|| off_board("BOARD", p, session.board()))?;
             match field {
                 Some(Field::Own) => own.push(cell),
                 Some(Field::Opponent) => theirs.push(cell),
@@ -458,9 +455,17 @@ impl Brain {
         if let Some(outcome) = board.outcome() {
             return Err(format!("ERROR BOARD: the game is over ({outcome})"));
         }
-        player.new_game(geometry);
-        *player.board_mut() = board;
+        session.set_position(board);
         Ok(())
+    }
+}
+
+/// The longest a move may take: `INFO timeout_turn` when told, no longer
+/// than `--movetime` (`cap`).
+fn per_move(timeout_turn: Option<Duration>, cap: Option<Duration>) -> Duration {
+    match timeout_turn {
+        Some(t) => cap.map_or(t, |c| t.min(c)),
+        None => cap.unwrap_or(DEFAULT_MOVETIME),
     }
 }
 

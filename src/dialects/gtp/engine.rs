@@ -16,15 +16,12 @@
 
 use super::vertex::{GtpMove, Vertex, MAX_GTP_SIDE};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
-use crate::dialects::BotPlayer;
-use crate::protocol::{
-    preprocess, serve_lines, split_request, write_response, CommandNames, ErrorKind, Flow,
-    ProtocolError, GTP_ADMIN,
-};
+use crate::engine::{answer_framed, BuildBot, Flow, FramedEngine, Session};
+use crate::protocol::{CommandNames, ErrorKind, ProtocolError, GTP_ADMIN};
 use crate::rules::{clip, Board, Cell, Geometry, Outcome, Player};
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// A GTP request.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,10 +160,10 @@ pub fn check_board(geometry: Geometry) -> Result<(), String> {
     Ok(())
 }
 
-/// The GTP engine: a game, a bot and the move time.
+/// The engine behind GTP: the core [`Session`], its bot built at the first
+/// `genmove`.
 pub struct GtpEngine {
-    player: BotPlayer,
-    movetime: Duration,
+    session: Session,
 }
 
 /// Black is kinrow's X (it moves first), white is O.
@@ -186,113 +183,30 @@ impl GtpEngine {
         seed: u64,
         movetime: Option<Duration>,
     ) -> GtpEngine {
+        let movetime = movetime.unwrap_or(DEFAULT_MOVETIME);
         GtpEngine {
-            player: BotPlayer::new(geometry, bot, seed),
-            movetime: movetime.unwrap_or(DEFAULT_MOVETIME),
+            session: Session::new(geometry, bot, seed, movetime, BuildBot::AtFirstMove),
         }
     }
 
     /// The current game.
     pub fn board(&self) -> &Board {
-        self.player.board()
+        self.session.board()
     }
 
     /// Answers GTP requests from `input` on `output` until `quit` or the
     /// end of input.
     pub fn run<R: Read, W: Write>(&mut self, input: R, output: W) -> io::Result<()> {
-        serve_lines(input, output, b"\n", |line, out| {
-            let line = match line {
-                Some(raw) => preprocess(raw),
-                None => {
-                    let e = ProtocolError::new(ErrorKind::Syntax, "line too long");
-                    write_response(out, None, &Err(e))?;
-                    return Ok(Flow::Continue);
-                }
-            };
-            let (id, result, flow) = match split_request(&line) {
-                Ok(None) => return Ok(Flow::Continue),
-                Err((id, e)) => (id, Err(e), Flow::Continue),
-                Ok(Some((id, name, args))) => match GtpCommand::parse(name, &args) {
-                    Err(e) => (id, Err(e), Flow::Continue),
-                    Ok(command) => {
-                        if matches!(command, GtpCommand::GenMove(_)) {
-                            out.flush()?;
-                        }
-                        let (result, flow) = self.handle(command);
-                        (id, result, flow)
-                    }
-                },
-            };
-            write_response(out, id, &result)?;
-            Ok(flow)
-        })
-    }
-
-    /// Answers one command.
-    pub fn handle(&mut self, command: GtpCommand) -> (Result<String, ProtocolError>, Flow) {
-        let g = self.board().geometry();
-        let result = match command {
-            GtpCommand::Quit => return (Ok(String::new()), Flow::Quit),
-            GtpCommand::ProtocolVersion => Ok("2".into()),
-            GtpCommand::Name => Ok("kinrow".into()),
-            GtpCommand::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            GtpCommand::KnownCommand(name) => Ok(GtpCommand::NAMES.known(&name)),
-            GtpCommand::ListCommands => Ok(GtpCommand::NAMES.list()),
-            GtpCommand::BoardSize(n) if n as usize == g.rows() => {
-                self.player.new_game(g);
-                Ok(String::new())
-            }
-            GtpCommand::BoardSize(n) => Err(ProtocolError::new(
-                ErrorKind::UnacceptableSize,
-                format!(
-                    "{n}: this engine plays {}x{} (start it with --board {n}x{n} for that size)",
-                    g.rows(),
-                    g.cols()
-                ),
-            )),
-            GtpCommand::ClearBoard => {
-                self.player.new_game(g);
-                Ok(String::new())
-            }
-            GtpCommand::Komi => Ok(String::new()),
-            GtpCommand::Play(color, m) => self.play(color, m).map(|()| String::new()),
-            GtpCommand::GenMove(color) => self.genmove(color),
-            GtpCommand::Undo => match self.player.board_mut().undo() {
-                Some(_) => Ok(String::new()),
-                None => Err(ProtocolError::new(
-                    ErrorKind::CannotUndo,
-                    "the board is empty",
-                )),
-            },
-            GtpCommand::ShowBoard => Ok(self.show()),
-            GtpCommand::RulesGameId => Ok(if g.k() == 5 { "Gomoku" } else { "Kinrow" }.into()),
-            GtpCommand::RulesBoard => Ok(self.rules_board()),
-            GtpCommand::RulesBoardSize => Ok(g.rows().to_string()),
-            GtpCommand::RulesLegalMoves => {
-                let board = self.board();
-                let mut s = String::with_capacity(4 * g.area());
-                for cell in board.legal_moves() {
-                    if !s.is_empty() {
-                        s.push(' ');
-                    }
-                    let _ = write!(s, "{}", Vertex::of(cell, g));
-                }
-                Ok(s)
-            }
-            GtpCommand::RulesSideToMove => Ok(color_name(self.board().to_move()).into()),
-            GtpCommand::RulesFinalResult => Ok(self.final_result()),
-        };
-        (result, Flow::Continue)
+        answer_framed(self, input, output)
     }
 
     fn illegal(message: String) -> ProtocolError {
         ProtocolError::new(ErrorKind::IllegalMove, message)
     }
-
     /// `play COLOR VERTEX`: only the side to move, only empty points on the
     /// board, no pass, nothing after the end; a refusal changes nothing.
     fn play(&mut self, color: Player, m: GtpMove) -> Result<(), ProtocolError> {
-        let board = self.player.board_mut();
+        let board = self.session.board_mut();
         let g = board.geometry();
         if let Some(outcome) = board.outcome() {
             return Err(Self::illegal(format!(
@@ -323,7 +237,7 @@ impl GtpEngine {
 
     /// `genmove COLOR`: the bot's move for the side to move, played.
     fn genmove(&mut self, color: Player) -> Result<String, ProtocolError> {
-        let board = self.player.board();
+        let board = self.session.board();
         let g = board.geometry();
         if let Some(outcome) = board.outcome() {
             return Err(ProtocolError::new(
@@ -338,9 +252,9 @@ impl GtpEngine {
             )));
         }
         let chosen = self
-            .player
-            .choose_and_play(self.movetime)
-            .map_err(Self::illegal)?;
+            .session
+            .choose_and_play(Instant::now())
+            .map_err(|e| Self::illegal(e.to_string()))?;
         Ok(Vertex::of(chosen.cell, g).to_string())
     }
 
@@ -401,6 +315,78 @@ impl GtpEngine {
                 color_name(board.to_move())
             ),
         }
+    }
+}
+
+impl FramedEngine for GtpEngine {
+    type Command = GtpCommand;
+
+    fn parse(name: &str, args: &[&str]) -> Result<GtpCommand, ProtocolError> {
+        GtpCommand::parse(name, args)
+    }
+
+    fn too_long() -> ProtocolError {
+        ProtocolError::new(ErrorKind::Syntax, "line too long")
+    }
+
+    fn thinks(&self, command: &GtpCommand) -> bool {
+        matches!(command, GtpCommand::GenMove(_))
+    }
+
+    fn answer(&mut self, command: GtpCommand) -> (Result<String, ProtocolError>, Flow) {
+        let g = self.board().geometry();
+        let result = match command {
+            GtpCommand::Quit => return (Ok(String::new()), Flow::Quit),
+            GtpCommand::ProtocolVersion => Ok("2".into()),
+            GtpCommand::Name => Ok("kinrow".into()),
+            GtpCommand::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            GtpCommand::KnownCommand(name) => Ok(GtpCommand::NAMES.known(&name)),
+            GtpCommand::ListCommands => Ok(GtpCommand::NAMES.list()),
+            GtpCommand::BoardSize(n) if n as usize == g.rows() => {
+                self.session.new_game(g);
+                Ok(String::new())
+            }
+            GtpCommand::BoardSize(n) => Err(ProtocolError::new(
+                ErrorKind::UnacceptableSize,
+                format!(
+                    "{n}: this engine plays {}x{} (start it with --board {n}x{n} for that size)",
+                    g.rows(),
+                    g.cols()
+                ),
+            )),
+            GtpCommand::ClearBoard => {
+                self.session.new_game(g);
+                Ok(String::new())
+            }
+            GtpCommand::Komi => Ok(String::new()),
+            GtpCommand::Play(color, m) => self.play(color, m).map(|()| String::new()),
+            GtpCommand::GenMove(color) => self.genmove(color),
+            GtpCommand::Undo => match self.session.board_mut().undo() {
+                Some(_) => Ok(String::new()),
+                None => Err(ProtocolError::new(
+                    ErrorKind::CannotUndo,
+                    "the board is empty",
+                )),
+            },
+            GtpCommand::ShowBoard => Ok(self.show()),
+            GtpCommand::RulesGameId => Ok(if g.k() == 5 { "Gomoku" } else { "Kinrow" }.into()),
+            GtpCommand::RulesBoard => Ok(self.rules_board()),
+            GtpCommand::RulesBoardSize => Ok(g.rows().to_string()),
+            GtpCommand::RulesLegalMoves => {
+                let board = self.board();
+                let mut s = String::with_capacity(4 * g.area());
+                for cell in board.legal_moves() {
+                    if !s.is_empty() {
+                        s.push(' ');
+                    }
+                    let _ = write!(s, "{}", Vertex::of(cell, g));
+                }
+                Ok(s)
+            }
+            GtpCommand::RulesSideToMove => Ok(color_name(self.board().to_move()).into()),
+            GtpCommand::RulesFinalResult => Ok(self.final_result()),
+        };
+        (result, Flow::Continue)
     }
 }
 
