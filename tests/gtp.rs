@@ -4,7 +4,7 @@
 //! `gogui-rules_legal_moves` at the end, and bad input.
 
 use assert_cmd::Command;
-use kinrow::dialects::gtp::{GtpMove, Vertex};
+use kinrow::protocol::gtp::{GtpMove, Vertex};
 use kinrow::rules::{Board, Cell, Geometry, Outcome, Rule};
 use std::time::Duration;
 

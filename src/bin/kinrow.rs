@@ -6,9 +6,9 @@ use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
 use kinrow::bots::BotKind;
 use kinrow::cli::ShapeArgs;
-use kinrow::dialects::gomocup::{is_brain_name, Brain, BrainConfig};
+use kinrow::engine::{Brain, BrainConfig, Engine, EngineConfig};
 use kinrow::play::PlayArgs;
-use kinrow::protocol::{Engine, EngineConfig};
+use kinrow::protocol::gomocup::is_brain_name;
 use kinrow::serve::ServeArgs;
 use std::process::ExitCode;
 
@@ -219,10 +219,10 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         Protocol::Gtp => {
             let geometry = checked(&cli.shape, None);
-            if let Err(e) = kinrow::dialects::gtp::check_board(geometry) {
+            if let Err(e) = kinrow::engine::check_board(geometry) {
                 usage(format!("--board: {e}"));
             }
-            return kinrow::dialects::gtp::GtpEngine::new(geometry, cli.bot, seed, movetime)
+            return kinrow::engine::GtpEngine::new(geometry, cli.bot, seed, movetime)
                 .run(std::io::stdin(), stdout)
                 .context("protocol I/O failed");
         }

@@ -419,7 +419,7 @@ fn cancel_on_stop_signals() -> Arc<AtomicBool> {
 }
 
 fn serve(bot: BotKind) -> ExitCode {
-    let config = kinrow::protocol::EngineConfig {
+    let config = kinrow::engine::EngineConfig {
         bot,
         seed: rand::random(),
         ..Default::default()
@@ -427,7 +427,7 @@ fn serve(bot: BotKind) -> ExitCode {
     // Buffered (stdout alone is line-buffered): the engine flushes when it
     // has answered everything pipelined, so one request batch is one write.
     let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    match kinrow::protocol::Engine::new(config).run(std::io::stdin(), stdout) {
+    match kinrow::engine::Engine::new(config).run(std::io::stdin(), stdout) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("referee --serve-bot: {e}");

@@ -17,12 +17,12 @@
 
 use crate::bots::BotKind;
 use crate::client::EngineCommand;
+use crate::engine::{Engine, EngineConfig};
 use crate::play::engine::{EngineFault, EngineSeat};
 use crate::play::session::Launch;
 use crate::play::setup::SeatSpec;
 use crate::protocol::{
-    parse_line, preprocess, write_response, Command, Engine, EngineConfig, ErrorKind, Parsed,
-    ProtocolError,
+    parse_line, preprocess, write_response, Command, ErrorKind, Parsed, ProtocolError,
 };
 use crate::rules::{clip, Board, Player};
 use std::fmt;

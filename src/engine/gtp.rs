@@ -14,134 +14,14 @@
 //! - the bot is built at the first `genmove`, so a copy used only as a ruler
 //!   starts at once.
 
-use super::vertex::{GtpMove, Vertex, MAX_GTP_SIDE};
+use super::{answer_framed, BuildBot, Flow, FramedEngine, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
-use crate::engine::{answer_framed, BuildBot, Flow, FramedEngine, Session};
-use crate::protocol::{CommandNames, ErrorKind, ProtocolError, GTP_ADMIN};
-use crate::rules::{clip, Board, Cell, Geometry, Outcome, Player};
+use crate::protocol::gtp::{GtpCommand, GtpMove, Vertex, MAX_GTP_SIDE};
+use crate::protocol::{ErrorKind, ProtocolError};
+use crate::rules::{Board, Cell, Geometry, Outcome, Player};
 use std::fmt::Write as _;
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
-
-/// A GTP request.
-#[derive(Clone, Debug, PartialEq)]
-pub enum GtpCommand {
-    ProtocolVersion,
-    Name,
-    Version,
-    KnownCommand(String),
-    ListCommands,
-    Quit,
-    BoardSize(u32),
-    ClearBoard,
-    Komi,
-    Play(Player, GtpMove),
-    GenMove(Player),
-    Undo,
-    ShowBoard,
-    RulesGameId,
-    RulesBoard,
-    RulesBoardSize,
-    RulesLegalMoves,
-    RulesSideToMove,
-    RulesFinalResult,
-}
-
-impl GtpCommand {
-    /// Every command, in the order `list_commands` gives them.
-    pub const NAMES: CommandNames = CommandNames::new(&[
-        GTP_ADMIN,
-        &[
-            "boardsize",
-            "clear_board",
-            "komi",
-            "play",
-            "genmove",
-            "undo",
-            "showboard",
-            "gogui-rules_game_id",
-            "gogui-rules_board",
-            "gogui-rules_board_size",
-            "gogui-rules_legal_moves",
-            "gogui-rules_side_to_move",
-            "gogui-rules_final_result",
-        ],
-    ]);
-
-    /// Parses a command name and its arguments.
-    pub fn parse(name: &str, args: &[&str]) -> Result<GtpCommand, ProtocolError> {
-        let syntax = |m: String| ProtocolError::new(ErrorKind::Syntax, m);
-        let arity = |n: usize, usage: &str| {
-            if args.len() == n {
-                Ok(())
-            } else {
-                Err(syntax(format!("usage: {usage}")))
-            }
-        };
-        let color = |s: &str| match s.to_ascii_lowercase().as_str() {
-            "b" | "black" => Ok(Player::X),
-            "w" | "white" => Ok(Player::O),
-            _ => Err(syntax(format!("'{}' is not a color (b, w)", clip(s)))),
-        };
-        let cmd = match name {
-            "known_command" => {
-                arity(1, "known_command NAME")?;
-                GtpCommand::KnownCommand(args[0].to_string())
-            }
-            "boardsize" => {
-                arity(1, "boardsize N")?;
-                let n = crate::rules::parse_coordinate(args[0])
-                    .map_err(|_| syntax(format!("'{}' is not a board size", clip(args[0]))))?;
-                GtpCommand::BoardSize(n)
-            }
-            "komi" => {
-                arity(1, "komi FLOAT")?;
-                args[0]
-                    .parse::<f64>()
-                    .map_err(|_| syntax(format!("'{}' is not a number", clip(args[0]))))?;
-                GtpCommand::Komi
-            }
-            "play" => {
-                arity(2, "play COLOR VERTEX")?;
-                let m = args[1]
-                    .parse()
-                    .map_err(|e: super::vertex::BadVertex| syntax(e.to_string()))?;
-                GtpCommand::Play(color(args[0])?, m)
-            }
-            "genmove" => {
-                arity(1, "genmove COLOR")?;
-                GtpCommand::GenMove(color(args[0])?)
-            }
-            _ => {
-                let cmd = match name {
-                    "protocol_version" => GtpCommand::ProtocolVersion,
-                    "name" => GtpCommand::Name,
-                    "version" => GtpCommand::Version,
-                    "list_commands" => GtpCommand::ListCommands,
-                    "quit" => GtpCommand::Quit,
-                    "clear_board" => GtpCommand::ClearBoard,
-                    "undo" => GtpCommand::Undo,
-                    "showboard" => GtpCommand::ShowBoard,
-                    "gogui-rules_game_id" => GtpCommand::RulesGameId,
-                    "gogui-rules_board" => GtpCommand::RulesBoard,
-                    "gogui-rules_board_size" => GtpCommand::RulesBoardSize,
-                    "gogui-rules_legal_moves" => GtpCommand::RulesLegalMoves,
-                    "gogui-rules_side_to_move" => GtpCommand::RulesSideToMove,
-                    "gogui-rules_final_result" => GtpCommand::RulesFinalResult,
-                    _ => {
-                        return Err(ProtocolError::new(
-                            ErrorKind::UnknownCommand,
-                            format!("'{}'", clip(name)),
-                        ))
-                    }
-                };
-                arity(0, name)?;
-                cmd
-            }
-        };
-        Ok(cmd)
-    }
-}
 
 /// Why a board can't be played over GTP: GTP boards are square
 /// (`boardsize N`), and its vertices name 25 columns at most.

@@ -1,11 +1,9 @@
 //! kinrow's protocol over the engine core: each [`Command`] turned into a
 //! call of the [`Session`] (or of the solver) and its answer.
 
-use super::command::{Command, Shape};
-use super::error::{ErrorKind, ProtocolError};
-use super::reader::MAX_LINE;
+use super::{answer_framed, BuildBot, ChooseError, Flow, FramedEngine, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
-use crate::engine::{answer_framed, BuildBot, ChooseError, Flow, FramedEngine, Session};
+use crate::protocol::{Command, ErrorKind, ProtocolError, Shape, MAX_LINE};
 use crate::rules::{clip, Board, Cell, Geometry, IllegalMove, Outcome};
 use crate::solver::{self, Budget, SolveError, Solver};
 use std::io::{self, Read, Write};

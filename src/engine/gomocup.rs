@@ -1,5 +1,7 @@
-//! kinrow as a Gomocup brain: the commands of [`super::Command`] answered
-//! over any reader and writer, with the engine's rules and bots.
+//! kinrow as a Gomocup brain (`kinrow --protocol gomocup`, or started as
+//! `pbrain-*`), for Gomocup GUIs and managers: the commands of
+//! [`crate::protocol::gomocup::Command`] answered over any reader and
+//! writer by the engine core.
 //!
 //! - Board size comes from `START`/`RECTSTART`; K from the command line
 //!   (five by default: Gomocup has no K); the rule from `INFO rule` (0 free,
@@ -15,9 +17,9 @@
 //!   answers end in LF.
 //! - Before a move, `MESSAGE depth … score …` when the bot searched.
 
-use super::command::{BoardLine, Command, CommandError, Field, Point};
+use super::{answer_lines, BuildBot, Flow, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
-use crate::engine::{answer_lines, BuildBot, Flow, Session};
+use crate::protocol::gomocup::{BoardLine, Command, CommandError, Field, Point};
 use crate::rules::{clip, Board, Geometry, IllegalMove, Rule};
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
@@ -129,53 +131,55 @@ impl Brain {
             .filter(|&c| c == '\t' || !c.is_control())
             .collect();
         let text = text.trim();
-        if text.is_empty() {
+        if text.is_empty() || (self.list.is_some() && self.list_line(text, out)?) {
             return Ok(Flow::Continue);
         }
-        if self.list.is_some() {
-            match text.parse::<BoardLine>() {
-                Ok(BoardLine::Done) => {
-                    let list = self.list.take().expect("a list is open");
-                    return self.finish_list(list, out).map(|()| Flow::Continue);
-                }
-                Ok(BoardLine::Stone(p, field)) => {
-                    let list = self.list.as_mut().expect("a list is open");
-                    list.stones.push((p, field));
-                    return Ok(Flow::Continue);
-                }
-                Err(e) => {
-                    // A command where a stone should be: the list ends
-                    // unfinished (refused), and the command is handled.
-                    if text.parse::<Command>().is_err() {
-                        let list = self.list.as_mut().expect("a list is open");
-                        list.error.get_or_insert(e);
-                        return Ok(Flow::Continue);
-                    }
-                    let list = self.list.take().expect("a list is open");
-                    let what = if list.kind == ListKind::Board {
-                        "BOARD"
-                    } else {
-                        "SWAP2BOARD"
-                    };
-                    let word = text.split_whitespace().next().unwrap_or("");
-                    self.answer(
-                        out,
-                        Err(format!("ERROR {what}: {} came before DONE", clip(word))),
-                    )?;
-                }
-            }
-        }
-        let command = match text.parse::<Command>() {
-            Ok(c) => c,
+        match text.parse::<Command>() {
+            Ok(command) => self.command(command, out),
             Err(CommandError::Unknown(m)) => {
                 self.answer(out, Err(format!("UNKNOWN {m}")))?;
-                return Ok(Flow::Continue);
+                Ok(Flow::Continue)
             }
             Err(CommandError::Bad(m)) => {
                 self.answer(out, Err(format!("ERROR {m}")))?;
-                return Ok(Flow::Continue);
+                Ok(Flow::Continue)
             }
-        };
+        }
+    }
+
+    /// A line while a `BOARD` (or `SWAP2BOARD`) list is open: a stone, its
+    /// `DONE`, or a bad line (kept for `DONE`), all taken (`true`); or a
+    /// command where a stone should be, which ends the list unfinished
+    /// (refused) and is left to be handled (`false`).
+    fn list_line<W: Write>(&mut self, text: &str, out: &mut W) -> io::Result<bool> {
+        let list = self.list.as_mut().expect("a list is open");
+        match text.parse::<BoardLine>() {
+            Ok(BoardLine::Done) => {
+                let list = self.list.take().expect("a list is open");
+                self.finish_list(list, out)?;
+            }
+            Ok(BoardLine::Stone(p, field)) => list.stones.push((p, field)),
+            Err(e) if text.parse::<Command>().is_err() => {
+                list.error.get_or_insert(e);
+            }
+            Err(_) => {
+                let what = if list.kind == ListKind::Board {
+                    "BOARD"
+                } else {
+                    "SWAP2BOARD"
+                };
+                self.list = None;
+                let word = text.split_whitespace().next().unwrap_or("");
+                let refusal = format!("ERROR {what}: {} came before DONE", clip(word));
+                self.answer(out, Err(refusal))?;
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Answers one command.
+    fn command<W: Write>(&mut self, command: Command, out: &mut W) -> io::Result<Flow> {
         match command {
             Command::End => return Ok(Flow::Quit),
             Command::Info { key, value } => self.info(&key, &value),
@@ -199,13 +203,7 @@ impl Brain {
                 self.answer(out, answer)?;
             }
             Command::Restart => {
-                let answer = if self.started {
-                    let g = self.session.board().geometry();
-                    self.session.new_game(g);
-                    Ok("OK".to_string())
-                } else {
-                    Err("ERROR RESTART: no board yet (START first)".to_string())
-                };
+                let answer = self.restart();
                 self.answer(out, answer)?;
             }
             Command::About => {
@@ -227,55 +225,72 @@ impl Brain {
                 self.move_after(ready, out)?;
             }
             Command::Turn(p) => {
-                let ready = self.ready("TURN").and_then(|session| {
-                    let board = session.board_mut();
-                    let cell = p
-                        .cell(board.geometry())
-                        .ok_or_else(|| off_board("TURN", p, board))?;
-                    board.try_play(cell).map_err(|e| refused("TURN", p, e))?;
-                    match board.outcome() {
-                        // The opponent's move stands, but there is nothing
-                        // left to answer with.
-                        Some(outcome) => {
-                            Err(format!("ERROR TURN {p}: the game is over ({outcome})"))
-                        }
-                        None => Ok(()),
-                    }
-                });
+                let ready = self.turn(p);
                 self.move_after(ready, out)?;
             }
             Command::Takeback(p) => {
-                let answer = self.ready("TAKEBACK").and_then(|session| {
-                    let board = session.board_mut();
-                    match board.last_move() {
-                        Some(last) if Point::of(last) == p => {
-                            board.undo();
-                            Ok("OK".to_string())
-                        }
-                        Some(last) => Err(format!(
-                            "ERROR TAKEBACK {p}: the last move is {}",
-                            Point::of(last)
-                        )),
-                        None => Err(format!("ERROR TAKEBACK {p}: the board is empty")),
-                    }
-                });
+                let answer = self.takeback(p);
                 self.answer(out, answer)?;
             }
             Command::Play(p) => {
-                let answer = self.ready("PLAY").and_then(|session| {
-                    let board = session.board_mut();
-                    let cell = p
-                        .cell(board.geometry())
-                        .ok_or_else(|| off_board("PLAY", p, board))?;
-                    board
-                        .try_play(cell)
-                        .map(|_| p.to_string())
-                        .map_err(|e| refused("PLAY", p, e))
-                });
+                let answer = self.play(p);
                 self.answer(out, answer)?;
             }
         }
         Ok(Flow::Continue)
+    }
+
+    /// `RESTART`: an empty board of the same size, a full clock.
+    fn restart(&mut self) -> Result<String, String> {
+        if !self.started {
+            return Err("ERROR RESTART: no board yet (START first)".to_string());
+        }
+        let g = self.session.board().geometry();
+        self.session.new_game(g);
+        Ok("OK".to_string())
+    }
+
+    /// `TURN X,Y`: the opponent's move played, for the brain to answer.
+    fn turn(&mut self, p: Point) -> Result<(), String> {
+        let board = self.ready("TURN")?.board_mut();
+        let cell = p
+            .cell(board.geometry())
+            .ok_or_else(|| off_board("TURN", p, board))?;
+        board.try_play(cell).map_err(|e| refused("TURN", p, e))?;
+        match board.outcome() {
+            // The opponent's move stands, but there is nothing left to
+            // answer with.
+            Some(outcome) => Err(format!("ERROR TURN {p}: the game is over ({outcome})")),
+            None => Ok(()),
+        }
+    }
+
+    /// `TAKEBACK X,Y`: the last move, if it is there, taken back.
+    fn takeback(&mut self, p: Point) -> Result<String, String> {
+        let board = self.ready("TAKEBACK")?.board_mut();
+        match board.last_move() {
+            Some(last) if Point::of(last) == p => {
+                board.undo();
+                Ok("OK".to_string())
+            }
+            Some(last) => Err(format!(
+                "ERROR TAKEBACK {p}: the last move is {}",
+                Point::of(last)
+            )),
+            None => Err(format!("ERROR TAKEBACK {p}: the board is empty")),
+        }
+    }
+
+    /// `PLAY X,Y`: the brain's own move as the manager places it, echoed.
+    fn play(&mut self, p: Point) -> Result<String, String> {
+        let board = self.ready("PLAY")?.board_mut();
+        let cell = p
+            .cell(board.geometry())
+            .ok_or_else(|| off_board("PLAY", p, board))?;
+        board
+            .try_play(cell)
+            .map(|_| p.to_string())
+            .map_err(|e| refused("PLAY", p, e))
     }
 
     /// Writes the notes gathered since the last answer, then `answer`
