@@ -14,28 +14,47 @@
 //! - the bot is built at the first `genmove`, so a copy used only as a ruler
 //!   starts at once.
 
-use super::{answer_framed, BuildBot, Flow, FramedEngine, Session};
-use crate::bots::{BotKind, DEFAULT_MOVETIME};
+use super::{answer_framed, BuildBot, EngineConfig, Flow, FramedEngine, Session};
+use crate::bots::DEFAULT_MOVETIME;
 use crate::protocol::gtp::{GtpCommand, GtpMove, Vertex, MAX_GTP_SIDE};
 use crate::protocol::{ErrorKind, ProtocolError};
 use crate::rules::{Board, Cell, Geometry, Outcome, Player};
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
 use std::io::{self, Read, Write};
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-/// Why a board can't be played over GTP: GTP boards are square
-/// (`boardsize N`), and its vertices name 25 columns at most.
-pub fn check_board(geometry: Geometry) -> Result<(), String> {
+/// A board GTP can't play: GTP boards are square (`boardsize N`), and its
+/// vertices name 25 columns at most.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GtpBoardError {
+    NotSquare { rows: usize, cols: usize },
+    TooWide { side: usize },
+}
+
+impl fmt::Display for GtpBoardError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            GtpBoardError::NotSquare { rows, cols } => write!(
+                f,
+                "{rows}x{cols}: GTP boards are square (GoGui draws only squares)"
+            ),
+            GtpBoardError::TooWide { side } => write!(
+                f,
+                "{side}x{side}: GTP vertices name {MAX_GTP_SIDE} columns at most (A-Z without I)"
+            ),
+        }
+    }
+}
+impl std::error::Error for GtpBoardError {}
+
+/// Whether a board can be played over GTP.
+pub fn check_board(geometry: Geometry) -> Result<(), GtpBoardError> {
     let (rows, cols) = (geometry.rows(), geometry.cols());
     if rows != cols {
-        return Err(format!(
-            "{rows}x{cols}: GTP boards are square (GoGui draws only squares)"
-        ));
+        return Err(GtpBoardError::NotSquare { rows, cols });
     }
     if rows > MAX_GTP_SIDE {
-        return Err(format!(
-            "{rows}x{cols}: GTP vertices name {MAX_GTP_SIDE} columns at most (A-Z without I)"
-        ));
+        return Err(GtpBoardError::TooWide { side: rows });
     }
     Ok(())
 }
@@ -55,15 +74,11 @@ fn color_name(p: Player) -> &'static str {
 }
 
 impl GtpEngine {
-    /// An engine on an empty board of `geometry` (checked with
+    /// An engine on an empty board of the config's shape (checked with
     /// [`check_board`] by the caller).
-    pub fn new(
-        geometry: Geometry,
-        bot: BotKind,
-        seed: u64,
-        movetime: Option<Duration>,
-    ) -> GtpEngine {
-        let movetime = movetime.unwrap_or(DEFAULT_MOVETIME);
+    pub fn new(config: EngineConfig) -> GtpEngine {
+        let movetime = config.movetime.unwrap_or(DEFAULT_MOVETIME);
+        let (geometry, bot, seed) = (config.geometry, config.bot, config.seed);
         GtpEngine {
             session: Session::new(geometry, bot, seed, movetime, BuildBot::AtFirstMove),
         }

@@ -10,16 +10,19 @@
 //! - [`gtp`]: GTP version 2 with Go-style vertices and GoGui's
 //!   `gogui-rules_*` extension ([`GtpEngine`]); `kinrow --protocol gtp`.
 //!
-//! What they read and write is [`crate::protocol`]'s.
+//! What they read and write is [`crate::protocol`]'s; [`config`] checks the
+//! engine's command line into what starts it.
 
+pub mod config;
 pub mod gomocup;
 pub mod gtp;
 pub mod kinrow;
 pub mod lines;
 pub mod session;
 
+pub use config::{ConfigError, EngineArgs, EngineSetup, Protocol};
 pub use gomocup::{Brain, BrainConfig};
-pub use gtp::{check_board, GtpEngine};
+pub use gtp::{check_board, GtpBoardError, GtpEngine};
 pub use kinrow::{status_text, Engine, EngineConfig, DEFAULT_SOLVE_TIME};
 pub use lines::{answer_framed, answer_lines, Flow, FramedEngine};
 pub use session::{BuildBot, ChooseError, Chosen, Session};

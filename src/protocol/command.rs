@@ -5,6 +5,7 @@
 
 use super::error::{ErrorKind, ProtocolError};
 use super::names::{CommandNames, GTP_ADMIN};
+use crate::cli::{self, BadSeconds, SecondsRange};
 use crate::rules::{clip, parse_coordinate, Cell, Geometry, Rule};
 use std::fmt;
 use std::str::FromStr;
@@ -225,21 +226,12 @@ impl Command {
     }
 }
 
-/// Longest time limit `solve` and `analyze` take: a day.
-const MAX_SECONDS: f64 = 86_400.0;
-
-/// A time limit in seconds (fractions allowed; 0 means none).
+/// A time limit in seconds (fractions allowed; 0 means none), up to a day.
 fn parse_seconds(s: &str) -> Result<Duration, ProtocolError> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.0..=MAX_SECONDS).contains(&v) => Ok(Duration::from_secs_f64(v)),
-        _ => Err(ProtocolError::new(
-            ErrorKind::Syntax,
-            format!(
-                "'{}' is not a number of seconds from 0 to {MAX_SECONDS}",
-                clip(s)
-            ),
-        )),
-    }
+    cli::parse_seconds(s, SecondsRange::REQUEST).map_err(|e| {
+        let clipped = BadSeconds { text: clip(s), ..e };
+        ProtocolError::new(ErrorKind::Syntax, clipped.to_string())
+    })
 }
 
 fn parse_shape(args: &[&str]) -> Result<Option<Shape>, ProtocolError> {
