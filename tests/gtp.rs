@@ -393,6 +393,56 @@ fn bad_input_gets_a_clear_error_and_changes_nothing() {
 }
 
 #[test]
+fn a_gogui_clock_reaches_the_game_clock() {
+    // GoGui sends time_left before genmove to an engine that lists it
+    // (GtpUtil.sendTimeLeft). A searching bot allowed a minute a move gets
+    // a share of what is left (2 s over 20 moves: 90 ms; a 5 s period over
+    // 3 stones: 1.5 s) and answers long before its minute.
+    let started = std::time::Instant::now();
+    let got = gtp(
+        &[
+            "--board",
+            "15x15",
+            "--bot",
+            "minimax",
+            "--movetime",
+            "20000",
+        ],
+        &lines(&[
+            "known_command time_left",
+            "time_left b 2 0",
+            "genmove b",
+            "time_left w 5 3",
+            "genmove w",
+            "time_left w -3 0",
+            "time_left b 10",
+            "time_left b x 0",
+            "time_left b 10 -1",
+            "time_left red 10 0",
+            "gogui-rules_side_to_move",
+        ]),
+    );
+    assert!(started.elapsed() < Duration::from_secs(30), "{got:?}");
+    assert_eq!(got[..2], ["= true", "="]);
+    assert!(
+        got[2].starts_with("= ") && got[4].starts_with("= "),
+        "{got:?}"
+    );
+    assert_eq!(got[3], "=");
+    assert_eq!(
+        got[5..],
+        [
+            "=",
+            "? syntax error: usage: time_left COLOR SECONDS STONES",
+            "? syntax error: 'x' is not a number of seconds",
+            "? syntax error: '-1' is not a number of stones",
+            "? syntax error: 'red' is not a color (b, w)",
+            "= black",
+        ]
+    );
+}
+
+#[test]
 fn boards_gtp_cannot_name_are_refused_at_start() {
     for (board, why) in [
         ("15x10", "GTP boards are square"),

@@ -12,7 +12,11 @@
 //!   replays the whole game into the ruler after every move;
 //! - duplicate `play` commands are refused (wrong colour) and change nothing;
 //! - the bot is built at the first `genmove`, so a copy used only as a ruler
-//!   starts at once.
+//!   starts at once;
+//! - with a clock set in GoGui, `time_left` (sent before each `genmove` to an
+//!   engine that lists it) goes to the game clock: a move then takes at most
+//!   a share of what is left (of a byo-yomi period over its stones), and
+//!   never more than `--movetime`.
 
 use super::{answer_framed, BuildBot, EngineConfig, Flow, FramedEngine, Session};
 use crate::bots::DEFAULT_MOVETIME;
@@ -256,6 +260,12 @@ impl FramedEngine for GtpEngine {
             GtpCommand::Komi => Ok(String::new()),
             GtpCommand::Play(color, m) => self.play(color, m).map(|()| String::new()),
             GtpCommand::GenMove(color) => self.genmove(color),
+            // GoGui tells the side to move just before its `genmove`.
+            GtpCommand::TimeLeft { left, stones, .. } => {
+                let moves = (stones > 0).then_some(stones);
+                self.session.clock_mut().tell_left_for(Some(left), moves);
+                Ok(String::new())
+            }
             GtpCommand::Undo => match self.session.board_mut().undo() {
                 Some(_) => Ok(String::new()),
                 None => Err(ProtocolError::new(

@@ -3,7 +3,7 @@
 //! Gomocup brain and GTP are thin layers that turn their lines into these
 //! calls and the results into their answers.
 
-use crate::bots::{move_time, Bot, BotKind, Limits, MatchClock, OptionError, SearchReport};
+use crate::bots::{Bot, BotKind, Limits, MatchClock, OptionError, SearchReport};
 use crate::rules::{Board, Cell, Geometry, IllegalMove, Outcome};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -226,14 +226,15 @@ impl Session {
     /// Lets the bot choose a move for the side to move, for a request that
     /// arrived at `start`, and plays it. The move gets at most the movetime,
     /// and with a game clock at most a share of the time left
-    /// ([`move_time`]); the clock then counts down by the time it took.
+    /// ([`MatchClock::move_time`]); the clock then counts down by the time
+    /// it took.
     pub fn choose_and_play(&mut self, start: Instant) -> Result<Chosen, ChooseError> {
         if let Some(outcome) = self.board.outcome() {
             return Err(ChooseError::GameOver(outcome));
         }
         let limits = Limits {
             start,
-            movetime: move_time(self.movetime, self.clock.left, &self.board),
+            movetime: self.clock.move_time(self.movetime, &self.board),
         };
         let kind = self.kind;
         // The bot's slot alone is borrowed, so the board can be lent beside it.

@@ -5,6 +5,7 @@
 use super::vertex::{BadVertex, GtpMove};
 use crate::protocol::{CommandNames, ErrorKind, ProtocolError, GTP_ADMIN};
 use crate::rules::{clip, parse_coordinate, Player};
+use std::time::Duration;
 
 /// A GTP request.
 #[derive(Clone, Debug, PartialEq)]
@@ -20,6 +21,13 @@ pub enum GtpCommand {
     Komi,
     Play(Player, GtpMove),
     GenMove(Player),
+    /// `time_left COLOR SECONDS STONES`: what is left on the clock, for
+    /// `STONES` moves (a byo-yomi period) or, with 0, the rest of the game.
+    TimeLeft {
+        color: Player,
+        left: Duration,
+        stones: u32,
+    },
     Undo,
     ShowBoard,
     RulesGameId,
@@ -41,6 +49,7 @@ impl GtpCommand {
             "play",
             "genmove",
             "undo",
+            "time_left",
             "showboard",
             "gogui-rules_game_id",
             "gogui-rules_board",
@@ -94,6 +103,21 @@ impl GtpCommand {
             "genmove" => {
                 arity(1, "genmove COLOR")?;
                 GtpCommand::GenMove(color(args[0])?)
+            }
+            "time_left" => {
+                arity(3, "time_left COLOR SECONDS STONES")?;
+                // A clock overdrawn (GoGui may count below zero) has none.
+                let seconds = args[1].parse::<i64>().map_err(|_| {
+                    syntax(format!("'{}' is not a number of seconds", clip(args[1])))
+                })?;
+                let stones = args[2].parse::<u32>().map_err(|_| {
+                    syntax(format!("'{}' is not a number of stones", clip(args[2])))
+                })?;
+                GtpCommand::TimeLeft {
+                    color: color(args[0])?,
+                    left: Duration::from_secs(seconds.max(0) as u64),
+                    stones,
+                }
             }
             _ => {
                 let cmd = match name {
