@@ -2,7 +2,9 @@
 //! it (hyperfine's shape): [`EngineArgs::check`] gives an [`EngineSetup`] or
 //! a [`ConfigError`], which the binary shows as clap does (exit status 2).
 
-use super::{Brain, BrainConfig, Engine, EngineConfig, GtpBoardError, GtpEngine};
+use super::gomocup::{Brain, BrainConfig};
+use super::gtp::{check_board, GtpBoardError, GtpEngine};
+use super::kinrow::{Engine, EngineConfig};
 use crate::bots::BotKind;
 use crate::cli::ShapeArgs;
 use crate::rules::{SizeError, MAX_SIDE};
@@ -131,7 +133,7 @@ impl EngineArgs {
             }
             Protocol::Gtp => {
                 let config = config(&self.shape)?;
-                super::check_board(config.geometry).map_err(ConfigError::GtpBoard)?;
+                check_board(config.geometry).map_err(ConfigError::GtpBoard)?;
                 Ok(EngineSetup::Gtp(config))
             }
         }

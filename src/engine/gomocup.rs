@@ -17,7 +17,8 @@
 //!   answers end in LF.
 //! - Before a move, `MESSAGE depth … score …` when the bot searched.
 
-use super::{answer_lines, BuildBot, Flow, Session};
+use super::lines::{answer_lines, Flow};
+use super::session::{BuildBot, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
 use crate::protocol::gomocup::{BoardLine, Command, CommandError, Field, Point};
 use crate::rules::{clip, Board, Geometry, IllegalMove, Rule};

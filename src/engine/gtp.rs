@@ -18,7 +18,9 @@
 //!   a share of what is left (of a byo-yomi period over its stones), and
 //!   never more than `--movetime`.
 
-use super::{answer_framed, BuildBot, EngineConfig, Flow, FramedEngine, Session};
+use super::kinrow::EngineConfig;
+use super::lines::{answer_framed, Flow, FramedEngine};
+use super::session::{BuildBot, Session};
 use crate::bots::DEFAULT_MOVETIME;
 use crate::protocol::gtp::{GtpCommand, GtpMove, Vertex, MAX_GTP_SIDE};
 use crate::protocol::{ErrorKind, ProtocolError};

@@ -1,7 +1,8 @@
 //! kinrow's protocol over the engine core: each [`Command`] turned into a
 //! call of the [`Session`] (or of the solver) and its answer.
 
-use super::{answer_framed, BuildBot, ChooseError, Flow, FramedEngine, Session};
+use super::lines::{answer_framed, Flow, FramedEngine};
+use super::session::{BuildBot, ChooseError, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
 use crate::protocol::{Command, ErrorKind, ProtocolError, Shape, MAX_LINE};
 use crate::rules::{clip, Board, Cell, Geometry, IllegalMove, Outcome};

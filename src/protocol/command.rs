@@ -199,31 +199,49 @@ impl Command {
                     Command::Analyze(limit)
                 }
             }
-            _ => {
-                let cmd = match name {
-                    "genmove" => Command::GenMove,
-                    "show" => Command::Show,
-                    "status" => Command::Status,
-                    "undo" => Command::Undo,
-                    "legal" => Command::Legal,
-                    "protocol_version" => Command::ProtocolVersion,
-                    "name" => Command::Name,
-                    "version" => Command::Version,
-                    "list_commands" => Command::ListCommands,
-                    "quit" => Command::Quit,
-                    _ => {
-                        return Err(ProtocolError::new(
-                            ErrorKind::UnknownCommand,
-                            format!("'{}'", clip(name)),
-                        ))
-                    }
-                };
-                arity(0, name)?;
-                cmd
-            }
+            _ => without_arguments(
+                name,
+                args,
+                match name {
+                    "genmove" => Some(Command::GenMove),
+                    "show" => Some(Command::Show),
+                    "status" => Some(Command::Status),
+                    "undo" => Some(Command::Undo),
+                    "legal" => Some(Command::Legal),
+                    "protocol_version" => Some(Command::ProtocolVersion),
+                    "name" => Some(Command::Name),
+                    "version" => Some(Command::Version),
+                    "list_commands" => Some(Command::ListCommands),
+                    "quit" => Some(Command::Quit),
+                    _ => None,
+                },
+            )?,
         };
         Ok(cmd)
     }
+}
+
+/// A command that takes no arguments, once a dialect has looked its name up
+/// (`None`: a name it does not know, refused before the arguments count).
+/// Shared by every GTP-framed dialect.
+pub fn without_arguments<C>(
+    name: &str,
+    args: &[&str],
+    command: Option<C>,
+) -> Result<C, ProtocolError> {
+    let Some(command) = command else {
+        return Err(ProtocolError::new(
+            ErrorKind::UnknownCommand,
+            format!("'{}'", clip(name)),
+        ));
+    };
+    if !args.is_empty() {
+        return Err(ProtocolError::new(
+            ErrorKind::Syntax,
+            format!("usage: {name}"),
+        ));
+    }
+    Ok(command)
 }
 
 /// A time limit in seconds (fractions allowed; 0 means none), up to a day.

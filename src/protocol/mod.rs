@@ -19,7 +19,8 @@ mod reader;
 mod response;
 
 pub use command::{
-    parse_line, preprocess, split_request, Command, Parsed, Request, Shape, SplitRequest,
+    parse_line, preprocess, split_request, without_arguments, Command, Parsed, Request, Shape,
+    SplitRequest,
 };
 pub use error::{ErrorKind, ProtocolError};
 pub use names::{CommandNames, GTP_ADMIN};

@@ -3,7 +3,7 @@
 //! `gogui-rules_*` extension.
 
 use super::vertex::{BadVertex, GtpMove};
-use crate::protocol::{CommandNames, ErrorKind, ProtocolError, GTP_ADMIN};
+use crate::protocol::{without_arguments, CommandNames, ErrorKind, ProtocolError, GTP_ADMIN};
 use crate::rules::{clip, parse_coordinate, Player};
 use std::time::Duration;
 
@@ -119,32 +119,27 @@ impl GtpCommand {
                     stones,
                 }
             }
-            _ => {
-                let cmd = match name {
-                    "protocol_version" => GtpCommand::ProtocolVersion,
-                    "name" => GtpCommand::Name,
-                    "version" => GtpCommand::Version,
-                    "list_commands" => GtpCommand::ListCommands,
-                    "quit" => GtpCommand::Quit,
-                    "clear_board" => GtpCommand::ClearBoard,
-                    "undo" => GtpCommand::Undo,
-                    "showboard" => GtpCommand::ShowBoard,
-                    "gogui-rules_game_id" => GtpCommand::RulesGameId,
-                    "gogui-rules_board" => GtpCommand::RulesBoard,
-                    "gogui-rules_board_size" => GtpCommand::RulesBoardSize,
-                    "gogui-rules_legal_moves" => GtpCommand::RulesLegalMoves,
-                    "gogui-rules_side_to_move" => GtpCommand::RulesSideToMove,
-                    "gogui-rules_final_result" => GtpCommand::RulesFinalResult,
-                    _ => {
-                        return Err(ProtocolError::new(
-                            ErrorKind::UnknownCommand,
-                            format!("'{}'", clip(name)),
-                        ))
-                    }
-                };
-                arity(0, name)?;
-                cmd
-            }
+            _ => without_arguments(
+                name,
+                args,
+                match name {
+                    "protocol_version" => Some(GtpCommand::ProtocolVersion),
+                    "name" => Some(GtpCommand::Name),
+                    "version" => Some(GtpCommand::Version),
+                    "list_commands" => Some(GtpCommand::ListCommands),
+                    "quit" => Some(GtpCommand::Quit),
+                    "clear_board" => Some(GtpCommand::ClearBoard),
+                    "undo" => Some(GtpCommand::Undo),
+                    "showboard" => Some(GtpCommand::ShowBoard),
+                    "gogui-rules_game_id" => Some(GtpCommand::RulesGameId),
+                    "gogui-rules_board" => Some(GtpCommand::RulesBoard),
+                    "gogui-rules_board_size" => Some(GtpCommand::RulesBoardSize),
+                    "gogui-rules_legal_moves" => Some(GtpCommand::RulesLegalMoves),
+                    "gogui-rules_side_to_move" => Some(GtpCommand::RulesSideToMove),
+                    "gogui-rules_final_result" => Some(GtpCommand::RulesFinalResult),
+                    _ => None,
+                },
+            )?,
         };
         Ok(cmd)
     }
