@@ -350,15 +350,16 @@ impl Brain {
     /// Chooses and plays the brain's move: the point, after a `MESSAGE`
     /// with what the search found.
     fn think(&mut self) -> Result<String, String> {
-        let chosen = self
+        let start = Instant::now();
+        let cell = self
             .session
-            .choose_and_play(Instant::now())
+            .choose_and_play(start)
             .map_err(|e| format!("ERROR {e}"))?;
         if let Some(report) = self.session.report().filter(|r| r.nodes > 0) {
-            self.notes
-                .push(format!("{report} time {}ms", chosen.took.as_millis()));
+            let took = start.elapsed().as_millis();
+            self.notes.push(format!("{report} time {took}ms"));
         }
-        Ok(Point::of(chosen.cell).to_string())
+        Ok(Point::of(cell).to_string())
     }
 
     /// `INFO KEY VALUE`: never answered; what is ignored is said in a

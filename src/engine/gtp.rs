@@ -152,11 +152,11 @@ impl GtpEngine {
                 color_name(board.to_move())
             )));
         }
-        let chosen = self
+        let cell = self
             .session
             .choose_and_play(Instant::now())
             .map_err(|e| Self::illegal(e.to_string()))?;
-        Ok(Vertex::of(chosen.cell, g).to_string())
+        Ok(Vertex::of(cell, g).to_string())
     }
 
     /// `gogui-rules_board`: one row a line, top row first, `X`/`O`/`.`

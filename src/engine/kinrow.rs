@@ -125,7 +125,7 @@ impl Engine {
     /// that has just read the clock saves reading it again).
     pub fn gen_move_from(&mut self, start: Instant) -> Result<Cell, ProtocolError> {
         match self.session.choose_and_play(start) {
-            Ok(chosen) => Ok(chosen.cell),
+            Ok(cell) => Ok(cell),
             Err(e @ ChooseError::GameOver(_)) => {
                 Err(ProtocolError::new(ErrorKind::GameOver, e.to_string()))
             }

@@ -40,14 +40,6 @@ pub struct Session {
     clock: MatchClock,
 }
 
-/// A move the bot chose and played.
-#[derive(Clone, Copy, Debug)]
-pub struct Chosen {
-    pub cell: Cell,
-    /// How long the choice took, counted from the request.
-    pub took: Duration,
-}
-
 /// Why no move was played.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ChooseError {
@@ -228,7 +220,7 @@ impl Session {
     /// and with a game clock at most a share of the time left
     /// ([`MatchClock::move_time`]); the clock then counts down by the time
     /// it took.
-    pub fn choose_and_play(&mut self, start: Instant) -> Result<Chosen, ChooseError> {
+    pub fn choose_and_play(&mut self, start: Instant) -> Result<Cell, ChooseError> {
         if let Some(outcome) = self.board.outcome() {
             return Err(ChooseError::GameOver(outcome));
         }
@@ -240,10 +232,13 @@ impl Session {
         // The bot's slot alone is borrowed, so the board can be lent beside it.
         let bot = built(&mut self.bot, kind, self.seed, &self.bot_options);
         let cell = bot.choose(&self.board, limits);
-        let took = start.elapsed();
-        self.clock.spend(took);
+        // The time is read only for a clock: a read costs as much as the
+        // random bot's whole move.
+        if self.clock.left.is_some() {
+            self.clock.spend(start.elapsed());
+        }
         match self.board.try_play(cell) {
-            Ok(_) => Ok(Chosen { cell, took }),
+            Ok(_) => Ok(cell),
             Err(error) => Err(ChooseError::Illegal { kind, cell, error }),
         }
     }
@@ -281,8 +276,8 @@ mod tests {
     /// reseed half-way.
     fn game(session: &mut Session) -> Vec<Cell> {
         let mut moves = Vec::new();
-        while let Ok(chosen) = session.choose_and_play(Instant::now()) {
-            moves.push(chosen.cell);
+        while let Ok(cell) = session.choose_and_play(Instant::now()) {
+            moves.push(cell);
             if moves.len() == 5 {
                 session.set_seed(99);
             }
@@ -336,8 +331,7 @@ mod tests {
         s.clock_mut().per_game = Some(ms(10_000));
         s.new_game(g);
         // A request that came 30 ms ago has spent those 30 ms.
-        let chosen = s.choose_and_play(Instant::now() - ms(30)).unwrap();
-        assert!(chosen.took >= ms(30));
+        s.choose_and_play(Instant::now() - ms(30)).unwrap();
         let left = s.clock().left.unwrap();
         assert!(left <= ms(9_970), "{left:?}");
         let mut board = Board::new(g);
