@@ -3,9 +3,10 @@
 //!
 //! - [`rules`]: the pure rules core (boards up to 32x32, `free` and `exact` rules).
 //! - [`bots`]: the move choosers inside the engine.
-//! - [`protocol`]: the GTP-framed line protocol and the engine loop.
-//! - [`dialects`]: the engine in the Gomocup brain protocol and in GTP with
-//!   GoGui's rules commands.
+//! - [`protocol`]: the wire vocabularies (kinrow's GTP-framed line protocol,
+//!   the Gomocup brain protocol, GTP), which engine and clients both speak.
+//! - [`engine`]: the engine core behind kinrow's protocol, the Gomocup brain
+//!   protocol and GTP with GoGui's rules commands.
 //! - [`client`]: one engine process driven over its pipes, with deadlines.
 //! - [`solver`]: proves the value of positions on boards of up to 64 cells.
 //! - [`records`]: SGF and Piskvork `.psq` game records.
@@ -19,7 +20,7 @@
 pub mod bots;
 pub mod cli;
 pub mod client;
-pub mod dialects;
+pub mod engine;
 pub mod play;
 pub mod protocol;
 pub mod records;

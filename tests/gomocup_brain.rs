@@ -3,7 +3,7 @@
 //! protocol, bad input, the rules it refuses, and its time management.
 
 use assert_cmd::Command;
-use kinrow::dialects::gomocup::{Point, Reply};
+use kinrow::protocol::gomocup::{Point, Reply};
 use kinrow::rules::{Board, Cell, Geometry, Rule};
 use std::time::Duration;
 

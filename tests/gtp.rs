@@ -4,7 +4,7 @@
 //! `gogui-rules_legal_moves` at the end, and bad input.
 
 use assert_cmd::Command;
-use kinrow::dialects::gtp::{GtpMove, Vertex};
+use kinrow::protocol::gtp::{GtpMove, Vertex};
 use kinrow::rules::{Board, Cell, Geometry, Outcome, Rule};
 use std::time::Duration;
 
@@ -390,6 +390,56 @@ fn bad_input_gets_a_clear_error_and_changes_nothing() {
         "= white",
     ];
     assert_eq!(got, want);
+}
+
+#[test]
+fn a_gogui_clock_reaches_the_game_clock() {
+    // GoGui sends time_left before genmove to an engine that lists it
+    // (GtpUtil.sendTimeLeft). A searching bot allowed a minute a move gets
+    // a share of what is left (2 s over 20 moves: 90 ms; a 5 s period over
+    // 3 stones: 1.5 s) and answers long before its minute.
+    let started = std::time::Instant::now();
+    let got = gtp(
+        &[
+            "--board",
+            "15x15",
+            "--bot",
+            "minimax",
+            "--movetime",
+            "20000",
+        ],
+        &lines(&[
+            "known_command time_left",
+            "time_left b 2 0",
+            "genmove b",
+            "time_left w 5 3",
+            "genmove w",
+            "time_left w -3 0",
+            "time_left b 10",
+            "time_left b x 0",
+            "time_left b 10 -1",
+            "time_left red 10 0",
+            "gogui-rules_side_to_move",
+        ]),
+    );
+    assert!(started.elapsed() < Duration::from_secs(30), "{got:?}");
+    assert_eq!(got[..2], ["= true", "="]);
+    assert!(
+        got[2].starts_with("= ") && got[4].starts_with("= "),
+        "{got:?}"
+    );
+    assert_eq!(got[3], "=");
+    assert_eq!(
+        got[5..],
+        [
+            "=",
+            "? syntax error: usage: time_left COLOR SECONDS STONES",
+            "? syntax error: 'x' is not a number of seconds",
+            "? syntax error: '-1' is not a number of stones",
+            "? syntax error: 'red' is not a color (b, w)",
+            "= black",
+        ]
+    );
 }
 
 #[test]

@@ -363,7 +363,7 @@ fn config(cli: Cli) -> Config {
 }
 
 fn serve(bot: BotKind) -> ExitCode {
-    let config = kinrow::protocol::EngineConfig {
+    let config = kinrow::engine::EngineConfig {
         bot,
         seed: rand::random(),
         ..Default::default()
@@ -371,7 +371,7 @@ fn serve(bot: BotKind) -> ExitCode {
     // Buffered (stdout alone is line-buffered): the engine flushes when it
     // has answered everything pipelined, so one request batch is one write.
     let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    match kinrow::protocol::Engine::new(config).run(std::io::stdin(), stdout) {
+    match kinrow::engine::Engine::new(config).run(std::io::stdin(), stdout) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("referee --serve-bot: {e}");

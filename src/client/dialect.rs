@@ -49,7 +49,7 @@ impl EngineCommand {
         };
         let argv = split_words(command)?;
         let dialect = forced.unwrap_or_else(|| {
-            if crate::dialects::gomocup::is_brain_name(&argv[0]) {
+            if crate::protocol::gomocup::is_brain_name(&argv[0]) {
                 Dialect::Gomocup
             } else {
                 Dialect::Kinrow

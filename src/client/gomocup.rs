@@ -21,7 +21,7 @@
 //!   answer) costs nothing, and one that thinks gets the whole gap.
 
 use super::{ClientError, EngineProcess, Response};
-use crate::dialects::gomocup::{about_field, Point, Reply};
+use crate::protocol::gomocup::{about_field, Point, Reply};
 use crate::protocol::{parse_line, Command, Parsed, Shape};
 use crate::rules::{clip, Board, Cell, Geometry, Rule};
 use std::collections::VecDeque;

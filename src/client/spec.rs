@@ -59,12 +59,7 @@ pub fn default_startup_timeout(timeout: Duration) -> Duration {
 /// A number of seconds from a flag (`--timeout`, `--startup-timeout`,
 /// `--heartbeat`): above 0, at most a day.
 pub fn parse_seconds(s: &str) -> Result<Duration, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!(
-            "'{s}' is not a number of seconds above 0 and at most 86400"
-        )),
-    }
+    crate::cli::parse_seconds(s, crate::cli::SecondsRange::WAIT).map_err(|e| e.to_string())
 }
 
 #[cfg(test)]

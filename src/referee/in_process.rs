@@ -16,7 +16,8 @@
 use super::detail_text;
 use super::game::{Cancelled, GameEnd, GameSetup, Reason};
 use crate::bots::BotKind;
-use crate::protocol::{Engine, EngineConfig, ProtocolError, Shape};
+use crate::engine::{Engine, EngineConfig};
+use crate::protocol::{ProtocolError, Shape};
 use crate::rules::{Board, Cell, Player};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};

@@ -30,7 +30,7 @@ use super::watch::{GameOver, GameStart, MovePlayed, Standings, Watcher};
 use super::{resume, Config};
 use crate::bots::BotKind;
 use crate::client::{ClientError, EngineCommand, EngineLink, GomocupOptions, StderrTo};
-use crate::protocol::Engine;
+use crate::engine::Engine;
 use crate::rules::{Cell, Player};
 use anyhow::{bail, Context};
 use std::borrow::Cow;

@@ -17,9 +17,9 @@
 
 use crate::bots::BotKind;
 use crate::client::{EngineCommand, EngineFault, EngineSeat, Launch, SeatSpec};
+use crate::engine::{Engine, EngineConfig};
 use crate::protocol::{
-    parse_line, preprocess, write_response, Command, Engine, EngineConfig, ErrorKind, Parsed,
-    ProtocolError,
+    parse_line, preprocess, write_response, Command, ErrorKind, Parsed, ProtocolError,
 };
 use crate::rules::{clip, Board, Player};
 use std::fmt;

@@ -72,10 +72,7 @@ fn parse_hash(s: &str) -> Result<u64, String> {
 }
 
 fn parse_seconds(s: &str) -> Result<Duration, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 1e7 => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!("'{s}' is not a number of seconds above 0")),
-    }
+    crate::cli::parse_seconds(s, crate::cli::SecondsRange::LIMIT).map_err(|e| e.to_string())
 }
 
 impl SolveArgs {

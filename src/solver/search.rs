@@ -128,6 +128,20 @@ pub struct Limits<'a> {
     pub progress: Option<&'a mut dyn FnMut(u64)>,
 }
 
+/// A child of a node in `dfpn`: its move and what is known of it (kept
+/// here, beside the buffers of them the search keeps).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Child {
+    pub(super) cell: usize,
+    /// Whether the child had no proof numbers in the table.
+    pub(super) fresh: bool,
+    /// From the child's mover's point of view.
+    pub(super) phi: u32,
+    pub(super) delta: u32,
+    /// Once settled: the zone backing it, seen from this node's board.
+    pub(super) zone: u64,
+}
+
 /// One search: the position, the table and the limits.
 pub struct Search<'a> {
     pub shape: &'a Shape,
@@ -149,7 +163,7 @@ pub struct Search<'a> {
     /// Move lists per ply, kept to avoid allocating.
     pub(super) lists: Vec<Vec<(usize, i64)>>,
     /// Children per ply for `dfpn`, kept to avoid allocating.
-    pub(super) children: Vec<Vec<super::dfpn::Child>>,
+    pub(super) children: Vec<Vec<Child>>,
     /// Their keys, per ply.
     pub(super) keys: Vec<Vec<u64>>,
     /// The best move of the root (ply 0) of the last value search.

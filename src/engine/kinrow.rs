@@ -1,13 +1,13 @@
-//! The engine: a game, a bot and the loop that answers requests.
+//! kinrow's protocol over the engine core: each [`Command`] turned into a
+//! call of the [`Session`] (or of the solver) and its answer.
 
-use super::command::{parse_line, Command, Parsed, Shape};
-use super::error::{ErrorKind, ProtocolError};
-use super::reader::{read_line_bounded, LineRead, MAX_LINE};
-use super::write_response;
-use crate::bots::{move_time, Bot, BotKind, Limits, OptionError, DEFAULT_MOVETIME};
+use super::lines::{answer_framed, Flow, FramedEngine};
+use super::session::{BuildBot, ChooseError, Session};
+use crate::bots::{BotKind, DEFAULT_MOVETIME};
+use crate::protocol::{Command, ErrorKind, ProtocolError, Shape, MAX_LINE};
 use crate::rules::{clip, Board, Cell, Geometry, IllegalMove, Outcome};
 use crate::solver::{self, Budget, SolveError, Solver};
-use std::io::{self, BufReader, Read, Write};
+use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
 /// `solve` and `analyze` without a time limit stop after this long.
@@ -37,167 +37,72 @@ impl Default for EngineConfig {
     }
 }
 
-/// The protocol engine: its game, its bot and its options.
+/// The engine behind kinrow's protocol: the core [`Session`], and the
+/// solver for `solve` and `analyze`.
 pub struct Engine {
-    board: Board,
-    bot: Box<dyn Bot>,
-    seed: u64,
-    movetime: Duration,
-    /// Bot options set so far (`set depth 3`), in order, each kept for the
-    /// whole session: applied to the bot now playing if it has the option,
-    /// and to every bot chosen later that has it. So `set depth 3` works
-    /// before `set bot minimax` as well as after.
-    bot_options: Vec<(String, String)>,
+    session: Session,
     /// For `solve` and `analyze`, made on first use.
     solver: Option<Solver>,
-    /// `set timeleft`: what is left on this side's game clock (until the
-    /// next `newgame`), counted down by each move's time until told again;
-    /// moves then get a share of it.
-    time_left: Option<Duration>,
-}
-
-/// What handling one request asks of the loop.
-enum Flow {
-    Continue,
-    Quit,
 }
 
 impl Engine {
     /// An engine with an empty board.
     pub fn new(config: EngineConfig) -> Engine {
         Engine {
-            board: Board::new(config.geometry),
-            bot: config.bot.build(config.seed),
-            seed: config.seed,
-            movetime: config.movetime.unwrap_or(DEFAULT_MOVETIME),
-            bot_options: Vec::new(),
+            session: Session::new(
+                config.geometry,
+                config.bot,
+                config.seed,
+                config.movetime.unwrap_or(DEFAULT_MOVETIME),
+                BuildBot::AtOnce,
+            ),
             solver: None,
-            time_left: None,
         }
     }
 
     /// The current game.
     pub fn board(&self) -> &Board {
-        &self.board
+        self.session.board()
     }
 
     /// Answers requests from `input` on `output` until `quit` or end of input.
     /// Each response is flushed before the engine waits for more input or
     /// starts a search, so pipelined requests cost one write, not one each.
-    pub fn run<R: Read, W: Write>(&mut self, input: R, mut output: W) -> io::Result<()> {
-        let mut input = BufReader::with_capacity(64 * 1024, input);
-        let mut line = Vec::with_capacity(256);
-        loop {
-            let parsed = match read_line_bounded(&mut input, &mut line, MAX_LINE)? {
-                LineRead::Eof => break,
-                LineRead::TooLong => Parsed::Error(
-                    None,
-                    ProtocolError::new(
-                        ErrorKind::Syntax,
-                        format!("line too long (over {MAX_LINE} bytes)"),
-                    ),
-                ),
-                LineRead::Line => parse_line(&line),
-            };
-            let flow = match parsed {
-                // No reply, but earlier replies may still wait for the flush
-                // below: a blank line or comment is no reason to skip it.
-                Parsed::Nothing => Flow::Continue,
-                Parsed::Error(id, e) => {
-                    write_response(&mut output, id, &Err(e))?;
-                    Flow::Continue
-                }
-                Parsed::Request(req) => {
-                    let long = match req.command {
-                        Command::GenMove => self.bot.searches(),
-                        Command::Solve(_) | Command::Analyze(_) => true,
-                        _ => false,
-                    };
-                    if long {
-                        // A search may take its whole movetime: let earlier
-                        // answers out first.
-                        output.flush()?;
-                    }
-                    let (result, flow) = self.handle(req.command);
-                    write_response(&mut output, req.id, &result)?;
-                    flow
-                }
-            };
-            if matches!(flow, Flow::Quit) {
-                break;
-            }
-            if !input.buffer().contains(&b'\n') {
-                output.flush()?;
-            }
-        }
-        output.flush()
+    pub fn run<R: Read, W: Write>(&mut self, input: R, output: W) -> io::Result<()> {
+        answer_framed(self, input, output)
     }
 
     /// Answers one command as the loop would (a front end that keeps an
     /// engine in process as its arbiter: `kinrow serve`). `quit` only
     /// answers; ending is the caller's business.
     pub fn respond(&mut self, command: Command) -> Result<String, ProtocolError> {
-        self.handle(command).0
-    }
-
-    /// Answers one command.
-    fn handle(&mut self, command: Command) -> (Result<String, ProtocolError>, Flow) {
-        let result = match command {
-            Command::Quit => return (Ok(String::new()), Flow::Quit),
-            Command::NewGame(shape) => self.new_game(shape),
-            Command::Move { row, col } => self.play(row, col),
-            Command::GenMove => self.gen_move().map(|cell| cell.to_string()),
-            Command::Show => Ok(self.show()),
-            Command::Status => Ok(status_text(&self.board)),
-            Command::Undo => match self.board.undo() {
-                Some(_) => Ok(String::new()),
-                None => Err(ProtocolError::new(
-                    ErrorKind::CannotUndo,
-                    "the board is empty",
-                )),
-            },
-            Command::Legal => Ok(join_cells(self.board.legal_moves())),
-            Command::Set { name, value } => self.set(&name, &value).map(|()| String::new()),
-            Command::ProtocolVersion => Ok("2".into()),
-            Command::Name => Ok("kinrow".into()),
-            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
-            Command::KnownCommand(name) => Ok(Command::NAMES.contains(&name.as_str()).to_string()),
-            Command::ListCommands => Ok(Command::NAMES.join("\n")),
-            Command::Solve(limit) => self.solve(limit),
-            Command::Analyze(limit) => self.analyze(limit),
-        };
-        (result, Flow::Continue)
+        self.answer(command).0
     }
 
     /// `newgame`: an empty board (of `shape`, else of the current size).
     pub fn new_game(&mut self, shape: Option<Shape>) -> Result<String, ProtocolError> {
+        let current = self.board().geometry();
         let geometry = match shape {
-            None => self.board.geometry(),
+            None => current,
             Some(Shape {
                 rows,
                 cols,
                 k,
                 rule,
-            }) => Geometry::new(rows, cols, k, rule.unwrap_or(self.board.geometry().rule()))
+            }) => Geometry::new(rows, cols, k, rule.unwrap_or(current.rule()))
                 .map_err(|e| ProtocolError::new(ErrorKind::UnacceptableSize, e.to_string()))?,
         };
-        if geometry == self.board.geometry() {
-            // The same empty board, without allocating one.
-            self.board.clear();
-        } else {
-            self.board = Board::new(geometry);
-        }
-        self.bot.new_game();
-        self.time_left = None;
+        self.session.new_game(geometry);
         Ok(String::new())
     }
 
     /// `move R C`, 1-based.
     pub fn play(&mut self, row: u32, col: u32) -> Result<String, ProtocolError> {
         let illegal = |e: IllegalMove| ProtocolError::new(ErrorKind::IllegalMove, e.to_string());
-        let g = self.board.geometry();
+        let board = self.session.board_mut();
+        let g = board.geometry();
         let Some(cell) = Cell::from_one_based(row, col) else {
-            if self.board.is_over() {
+            if board.is_over() {
                 return Err(illegal(IllegalMove::GameOver));
             }
             return Err(ProtocolError::new(
@@ -205,7 +110,7 @@ impl Engine {
                 format!("{row} {col} is off the {}x{} board", g.rows(), g.cols()),
             ));
         };
-        self.board.try_play(cell).map_err(illegal)?;
+        board.try_play(cell).map_err(illegal)?;
         Ok(String::new())
     }
 
@@ -219,41 +124,27 @@ impl Engine {
     /// [`Engine::gen_move`] for a request that arrived at `start` (a caller
     /// that has just read the clock saves reading it again).
     pub fn gen_move_from(&mut self, start: Instant) -> Result<Cell, ProtocolError> {
-        if let Some(outcome) = self.board.outcome() {
-            return Err(ProtocolError::new(
-                ErrorKind::GameOver,
-                format!("the game is over ({outcome})"),
-            ));
-        }
-        let limits = Limits {
-            start,
-            movetime: move_time(self.movetime, self.time_left, &self.board),
-        };
-        let cell = self.bot.choose(&self.board, limits);
-        // Until told again, the clock counts down by the time this move took.
-        self.time_left = self
-            .time_left
-            .map(|left| left.saturating_sub(limits.start.elapsed()));
-        match self.board.try_play(cell) {
-            Ok(_) => Ok(cell),
-            // A bot bug must not take the engine down: report it and play on.
-            Err(e) => Err(ProtocolError::new(
-                ErrorKind::IllegalMove,
-                format!("the {} bot chose {cell}: {e}", self.bot.kind()),
-            )),
+        match self.session.choose_and_play(start) {
+            Ok(cell) => Ok(cell),
+            Err(e @ ChooseError::GameOver(_)) => {
+                Err(ProtocolError::new(ErrorKind::GameOver, e.to_string()))
+            }
+            Err(e @ ChooseError::Illegal { .. }) => {
+                Err(ProtocolError::new(ErrorKind::IllegalMove, e.to_string()))
+            }
         }
     }
 
     /// Checks that the position can be solved; the deadline of the request.
     fn solve_deadline(&self, limit: Option<Duration>) -> Result<Option<Instant>, ProtocolError> {
-        if let Some(outcome) = self.board.outcome() {
+        if let Some(outcome) = self.board().outcome() {
             return Err(ProtocolError::new(
                 ErrorKind::GameOver,
                 format!("the game is over ({outcome})"),
             ));
         }
-        if !Solver::supports(self.board.geometry()) {
-            let e = SolveError::TooLarge(self.board.geometry());
+        if !Solver::supports(self.board().geometry()) {
+            let e = SolveError::TooLarge(self.board().geometry());
             return Err(ProtocolError::new(
                 ErrorKind::UnacceptableSize,
                 e.to_string(),
@@ -272,7 +163,7 @@ impl Engine {
     /// `solve`: `win N R C`, `draw R C`, `loss N R C` or `unknown`.
     fn solve(&mut self, limit: Option<Duration>) -> Result<String, ProtocolError> {
         let deadline = self.solve_deadline(limit)?;
-        let board = self.board.clone();
+        let board = self.board().clone();
         let report = self
             .solver()
             .solve(&board, Budget::until_maybe(deadline))
@@ -287,7 +178,7 @@ impl Engine {
     /// loss N` or `R C unknown`, in row-major order.
     fn analyze(&mut self, limit: Option<Duration>) -> Result<String, ProtocolError> {
         let deadline = self.solve_deadline(limit)?;
-        let board = self.board.clone();
+        let board = self.board().clone();
         let analysis = self
             .solver()
             .analyze(&board, Budget::until_maybe(deadline))
@@ -312,11 +203,7 @@ impl Engine {
                 let kind: BotKind = value.parse().map_err(|e: crate::bots::UnknownBot| {
                     ProtocolError::new(ErrorKind::InvalidOption, e.to_string())
                 })?;
-                self.bot = kind.build(self.seed);
-                for (name, value) in &self.bot_options {
-                    // Checked when set; a bot without the option ignores it.
-                    let _ = self.bot.set_option(name, value);
-                }
+                self.session.set_bot(kind);
             }
             "seed" => {
                 let seed: u64 = value
@@ -351,10 +238,9 @@ impl Engine {
                 self.set_time_left(Duration::from_millis(ms));
             }
             _ => {
-                self.check_bot_option(name, value)
+                self.session
+                    .set_bot_option(name, value)
                     .map_err(|e| ProtocolError::new(ErrorKind::InvalidOption, e.to_string()))?;
-                self.bot_options.retain(|(n, _)| n != name);
-                self.bot_options.push((name.to_string(), value.to_string()));
             }
         }
         Ok(())
@@ -362,47 +248,82 @@ impl Engine {
 
     /// `set seed`: the bot's generator restarts from `seed`.
     pub fn set_seed(&mut self, seed: u64) {
-        self.seed = seed;
-        self.bot.reseed(seed);
+        self.session.set_seed(seed);
     }
 
     /// `set movetime` (checked by the caller: 1 ms to a day).
     pub fn set_movetime(&mut self, movetime: Duration) {
-        self.movetime = movetime;
+        self.session.set_movetime(movetime);
     }
 
-    /// `set timeleft`: what is left on this side's game clock.
+    /// `set timeleft`: what is left on this side's game clock (until the
+    /// next `newgame`), counted down by each move's time until told again;
+    /// moves then get a share of it.
     pub fn set_time_left(&mut self, left: Duration) {
-        self.time_left = Some(left);
-    }
-
-    /// Sets a bot option on the bot now playing if it has it, else checks
-    /// it on the bots that have it; an option no bot has, or a value the
-    /// bot that has it refuses, is an error.
-    fn check_bot_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        match self.bot.set_option(name, value) {
-            Err(OptionError::Unknown(_)) => {}
-            done => return done,
-        }
-        let current = self.bot.kind();
-        for kind in BotKind::ALL.into_iter().filter(|&k| k != current) {
-            match kind.build(self.seed).set_option(name, value) {
-                Err(OptionError::Unknown(_)) => {}
-                checked => return checked,
-            }
-        }
-        Err(OptionError::Unknown(name.to_string()))
+        self.session.clock_mut().tell_left(Some(left));
     }
 
     fn show(&self) -> String {
-        let status = match self.board.outcome() {
-            None => format!("{} to move", self.board.to_move()),
+        let board = self.board();
+        let status = match board.outcome() {
+            None => format!("{} to move", board.to_move()),
             Some(Outcome::Draw) => "draw".to_string(),
             Some(Outcome::Win { winner, line }) => {
                 format!("{winner} wins: {}", join_cells(line.cells()))
             }
         };
-        format!("\n{}\n{status}", self.board)
+        format!("\n{board}\n{status}")
+    }
+}
+
+impl FramedEngine for Engine {
+    type Command = Command;
+
+    fn parse(name: &str, args: &[&str]) -> Result<Command, ProtocolError> {
+        Command::parse(name, args)
+    }
+
+    fn too_long() -> ProtocolError {
+        ProtocolError::new(
+            ErrorKind::Syntax,
+            format!("line too long (over {MAX_LINE} bytes)"),
+        )
+    }
+
+    fn thinks(&self, command: &Command) -> bool {
+        match command {
+            Command::GenMove => self.session.searches(),
+            Command::Solve(_) | Command::Analyze(_) => true,
+            _ => false,
+        }
+    }
+
+    fn answer(&mut self, command: Command) -> (Result<String, ProtocolError>, Flow) {
+        let result = match command {
+            Command::Quit => return (Ok(String::new()), Flow::Quit),
+            Command::NewGame(shape) => self.new_game(shape),
+            Command::Move { row, col } => self.play(row, col),
+            Command::GenMove => self.gen_move().map(|cell| cell.to_string()),
+            Command::Show => Ok(self.show()),
+            Command::Status => Ok(status_text(self.board())),
+            Command::Undo => match self.session.board_mut().undo() {
+                Some(_) => Ok(String::new()),
+                None => Err(ProtocolError::new(
+                    ErrorKind::CannotUndo,
+                    "the board is empty",
+                )),
+            },
+            Command::Legal => Ok(join_cells(self.board().legal_moves())),
+            Command::Set { name, value } => self.set(&name, &value).map(|()| String::new()),
+            Command::ProtocolVersion => Ok("2".into()),
+            Command::Name => Ok("kinrow".into()),
+            Command::Version => Ok(env!("CARGO_PKG_VERSION").into()),
+            Command::KnownCommand(name) => Ok(Command::NAMES.known(&name)),
+            Command::ListCommands => Ok(Command::NAMES.list()),
+            Command::Solve(limit) => self.solve(limit),
+            Command::Analyze(limit) => self.analyze(limit),
+        };
+        (result, Flow::Continue)
     }
 }
 

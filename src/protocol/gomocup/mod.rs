@@ -1,17 +1,15 @@
-//! The Gomocup (piskvork) brain protocol: both sides of it.
+//! The Gomocup (piskvork) brain protocol's vocabulary, both ways:
 //!
-//! - [`Brain`]: kinrow as a brain (`kinrow --protocol gomocup`, or started
-//!   as `pbrain-*`), for Gomocup GUIs and managers.
-//! - [`Command`], [`BoardLine`]: what managers send, parsed.
-//! - [`Reply`]: what brains send, parsed (the referee's side).
+//! - [`Command`], [`BoardLine`]: what managers send, parsed (kinrow as a
+//!   brain, [`crate::engine::gomocup`], reads them);
+//! - [`Reply`]: what brains send, parsed (the referee's and `kinrow play`'s
+//!   side, [`crate::client`]).
 //!
 //! Coordinates are `X,Y`: 0-based, the column first ([`Point`]).
 
-mod brain;
 mod command;
 mod reply;
 
-pub use brain::{Brain, BrainConfig};
 pub use command::{BadPoint, BoardLine, Command, CommandError, Field, Point};
 pub use reply::{about_field, Reply};
 

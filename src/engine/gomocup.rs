@@ -1,5 +1,7 @@
-//! kinrow as a Gomocup brain: the commands of [`super::Command`] answered
-//! over any reader and writer, with the engine's rules and bots.
+//! kinrow as a Gomocup brain (`kinrow --protocol gomocup`, or started as
+//! `pbrain-*`), for Gomocup GUIs and managers: the commands of
+//! [`crate::protocol::gomocup::Command`] answered over any reader and
+//! writer by the engine core.
 //!
 //! - Board size comes from `START`/`RECTSTART`; K from the command line
 //!   (five by default: Gomocup has no K); the rule from `INFO rule` (0 free,
@@ -15,13 +17,13 @@
 //!   answers end in LF.
 //! - Before a move, `MESSAGE depth … score …` when the bot searched.
 
-use super::command::{BoardLine, Command, CommandError, Field, Point};
-use crate::bots::{move_time, BotKind, MatchClock, DEFAULT_MOVETIME};
-use crate::dialects::BotPlayer;
-use crate::protocol::{serve_lines, Flow};
+use super::lines::{answer_lines, Flow};
+use super::session::{BuildBot, Session};
+use crate::bots::{BotKind, DEFAULT_MOVETIME};
+use crate::protocol::gomocup::{BoardLine, Command, CommandError, Field, Point};
 use crate::rules::{clip, Board, Geometry, IllegalMove, Rule};
 use std::io::{self, Read, Write};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// `INFO time_left` this large means "no limit".
 const UNLIMITED_MS: i64 = 2_147_483_647;
@@ -69,17 +71,16 @@ struct List {
     error: Option<String>,
 }
 
-/// The brain: its game, its bot, the manager's limits.
+/// The brain: the core [`Session`] (its bot built at the first move), the
+/// manager's limits.
 pub struct Brain {
     config: BrainConfig,
-    /// `None` until `START`.
-    player: Option<BotPlayer>,
+    session: Session,
+    /// Whether `START` has come: until then there is no board.
+    started: bool,
     rule: Rule,
     /// Why move requests are refused: an `INFO rule` kinrow cannot play.
     unsupported: Option<String>,
-    /// `INFO timeout_turn`, if told.
-    timeout_turn: Option<Duration>,
-    clock: MatchClock,
     /// `MESSAGE` lines for just before the next answer (INFO values that
     /// were ignored: INFO itself is never answered).
     notes: Vec<String>,
@@ -89,13 +90,20 @@ pub struct Brain {
 impl Brain {
     /// A brain waiting for `START`.
     pub fn new(config: BrainConfig) -> Brain {
+        // The board waits for `START`; until then it is only a placeholder.
+        let session = Session::new(
+            Geometry::TIC_TAC_TOE,
+            config.bot,
+            config.seed,
+            per_move(None, config.movetime_cap),
+            BuildBot::AtFirstMove,
+        );
         Brain {
             config,
-            player: None,
+            session,
+            started: false,
             rule: config.rule,
             unsupported: None,
-            timeout_turn: None,
-            clock: MatchClock::default(),
             notes: Vec::new(),
             list: None,
         }
@@ -103,12 +111,12 @@ impl Brain {
 
     /// The current game, once started.
     pub fn board(&self) -> Option<&Board> {
-        self.player.as_ref().map(BotPlayer::board)
+        self.started.then(|| self.session.board())
     }
 
     /// Answers the manager on `output` until `END` or the end of `input`.
     pub fn run<R: Read, W: Write>(&mut self, input: R, output: W) -> io::Result<()> {
-        serve_lines(input, output, b"\r\n", |line, out| match line {
+        answer_lines(input, output, b"\r\n", |line, out| match line {
             None => {
                 self.answer(out, Err("ERROR line too long".to_string()))?;
                 Ok(Flow::Continue)
@@ -124,53 +132,55 @@ impl Brain {
             .filter(|&c| c == '\t' || !c.is_control())
             .collect();
         let text = text.trim();
-        if text.is_empty() {
+        if text.is_empty() || (self.list.is_some() && self.list_line(text, out)?) {
             return Ok(Flow::Continue);
         }
-        if self.list.is_some() {
-            match text.parse::<BoardLine>() {
-                Ok(BoardLine::Done) => {
-                    let list = self.list.take().expect("a list is open");
-                    return self.finish_list(list, out).map(|()| Flow::Continue);
-                }
-                Ok(BoardLine::Stone(p, field)) => {
-                    let list = self.list.as_mut().expect("a list is open");
-                    list.stones.push((p, field));
-                    return Ok(Flow::Continue);
-                }
-                Err(e) => {
-                    // A command where a stone should be: the list ends
-                    // unfinished (refused), and the command is handled.
-                    if text.parse::<Command>().is_err() {
-                        let list = self.list.as_mut().expect("a list is open");
-                        list.error.get_or_insert(e);
-                        return Ok(Flow::Continue);
-                    }
-                    let list = self.list.take().expect("a list is open");
-                    let what = if list.kind == ListKind::Board {
-                        "BOARD"
-                    } else {
-                        "SWAP2BOARD"
-                    };
-                    let word = text.split_whitespace().next().unwrap_or("");
-                    self.answer(
-                        out,
-                        Err(format!("ERROR {what}: {} came before DONE", clip(word))),
-                    )?;
-                }
-            }
-        }
-        let command = match text.parse::<Command>() {
-            Ok(c) => c,
+        match text.parse::<Command>() {
+            Ok(command) => self.command(command, out),
             Err(CommandError::Unknown(m)) => {
                 self.answer(out, Err(format!("UNKNOWN {m}")))?;
-                return Ok(Flow::Continue);
+                Ok(Flow::Continue)
             }
             Err(CommandError::Bad(m)) => {
                 self.answer(out, Err(format!("ERROR {m}")))?;
-                return Ok(Flow::Continue);
+                Ok(Flow::Continue)
             }
-        };
+        }
+    }
+
+    /// A line while a `BOARD` (or `SWAP2BOARD`) list is open: a stone, its
+    /// `DONE`, or a bad line (kept for `DONE`), all taken (`true`); or a
+    /// command where a stone should be, which ends the list unfinished
+    /// (refused) and is left to be handled (`false`).
+    fn list_line<W: Write>(&mut self, text: &str, out: &mut W) -> io::Result<bool> {
+        let list = self.list.as_mut().expect("a list is open");
+        match text.parse::<BoardLine>() {
+            Ok(BoardLine::Done) => {
+                let list = self.list.take().expect("a list is open");
+                self.finish_list(list, out)?;
+            }
+            Ok(BoardLine::Stone(p, field)) => list.stones.push((p, field)),
+            Err(e) if text.parse::<Command>().is_err() => {
+                list.error.get_or_insert(e);
+            }
+            Err(_) => {
+                let what = if list.kind == ListKind::Board {
+                    "BOARD"
+                } else {
+                    "SWAP2BOARD"
+                };
+                self.list = None;
+                let word = text.split_whitespace().next().unwrap_or("");
+                let refusal = format!("ERROR {what}: {} came before DONE", clip(word));
+                self.answer(out, Err(refusal))?;
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+
+    /// Answers one command.
+    fn command<W: Write>(&mut self, command: Command, out: &mut W) -> io::Result<Flow> {
         match command {
             Command::End => return Ok(Flow::Quit),
             Command::Info { key, value } => self.info(&key, &value),
@@ -194,15 +204,7 @@ impl Brain {
                 self.answer(out, answer)?;
             }
             Command::Restart => {
-                let answer = match self.player.as_mut() {
-                    None => Err("ERROR RESTART: no board yet (START first)".to_string()),
-                    Some(player) => {
-                        let g = player.board().geometry();
-                        player.new_game(g);
-                        self.clock.restart();
-                        Ok("OK".to_string())
-                    }
-                };
+                let answer = self.restart();
                 self.answer(out, answer)?;
             }
             Command::About => {
@@ -214,8 +216,8 @@ impl Brain {
                 self.answer(out, Ok(about))?;
             }
             Command::Begin => {
-                let ready = self.ready("BEGIN").and_then(|player| {
-                    if player.board().ply() > 0 {
+                let ready = self.ready("BEGIN").and_then(|session| {
+                    if session.board().ply() > 0 {
                         Err("ERROR BEGIN: the board has stones (RESTART first)".to_string())
                     } else {
                         Ok(())
@@ -224,55 +226,72 @@ impl Brain {
                 self.move_after(ready, out)?;
             }
             Command::Turn(p) => {
-                let ready = self.ready("TURN").and_then(|player| {
-                    let board = player.board_mut();
-                    let cell = p
-                        .cell(board.geometry())
-                        .ok_or_else(|| off_board("TURN", p, board))?;
-                    board.try_play(cell).map_err(|e| refused("TURN", p, e))?;
-                    match board.outcome() {
-                        // The opponent's move stands, but there is nothing
-                        // left to answer with.
-                        Some(outcome) => {
-                            Err(format!("ERROR TURN {p}: the game is over ({outcome})"))
-                        }
-                        None => Ok(()),
-                    }
-                });
+                let ready = self.turn(p);
                 self.move_after(ready, out)?;
             }
             Command::Takeback(p) => {
-                let answer = self.ready("TAKEBACK").and_then(|player| {
-                    let board = player.board_mut();
-                    match board.last_move() {
-                        Some(last) if Point::of(last) == p => {
-                            board.undo();
-                            Ok("OK".to_string())
-                        }
-                        Some(last) => Err(format!(
-                            "ERROR TAKEBACK {p}: the last move is {}",
-                            Point::of(last)
-                        )),
-                        None => Err(format!("ERROR TAKEBACK {p}: the board is empty")),
-                    }
-                });
+                let answer = self.takeback(p);
                 self.answer(out, answer)?;
             }
             Command::Play(p) => {
-                let answer = self.ready("PLAY").and_then(|player| {
-                    let board = player.board_mut();
-                    let cell = p
-                        .cell(board.geometry())
-                        .ok_or_else(|| off_board("PLAY", p, board))?;
-                    board
-                        .try_play(cell)
-                        .map(|_| p.to_string())
-                        .map_err(|e| refused("PLAY", p, e))
-                });
+                let answer = self.play(p);
                 self.answer(out, answer)?;
             }
         }
         Ok(Flow::Continue)
+    }
+
+    /// `RESTART`: an empty board of the same size, a full clock.
+    fn restart(&mut self) -> Result<String, String> {
+        if !self.started {
+            return Err("ERROR RESTART: no board yet (START first)".to_string());
+        }
+        let g = self.session.board().geometry();
+        self.session.new_game(g);
+        Ok("OK".to_string())
+    }
+
+    /// `TURN X,Y`: the opponent's move played, for the brain to answer.
+    fn turn(&mut self, p: Point) -> Result<(), String> {
+        let board = self.ready("TURN")?.board_mut();
+        let cell = p
+            .cell(board.geometry())
+            .ok_or_else(|| off_board("TURN", p, board))?;
+        board.try_play(cell).map_err(|e| refused("TURN", p, e))?;
+        match board.outcome() {
+            // The opponent's move stands, but there is nothing left to
+            // answer with.
+            Some(outcome) => Err(format!("ERROR TURN {p}: the game is over ({outcome})")),
+            None => Ok(()),
+        }
+    }
+
+    /// `TAKEBACK X,Y`: the last move, if it is there, taken back.
+    fn takeback(&mut self, p: Point) -> Result<String, String> {
+        let board = self.ready("TAKEBACK")?.board_mut();
+        match board.last_move() {
+            Some(last) if Point::of(last) == p => {
+                board.undo();
+                Ok("OK".to_string())
+            }
+            Some(last) => Err(format!(
+                "ERROR TAKEBACK {p}: the last move is {}",
+                Point::of(last)
+            )),
+            None => Err(format!("ERROR TAKEBACK {p}: the board is empty")),
+        }
+    }
+
+    /// `PLAY X,Y`: the brain's own move as the manager places it, echoed.
+    fn play(&mut self, p: Point) -> Result<String, String> {
+        let board = self.ready("PLAY")?.board_mut();
+        let cell = p
+            .cell(board.geometry())
+            .ok_or_else(|| off_board("PLAY", p, board))?;
+        board
+            .try_play(cell)
+            .map(|_| p.to_string())
+            .map_err(|e| refused("PLAY", p, e))
     }
 
     /// Writes the notes gathered since the last answer, then `answer`
@@ -294,37 +313,32 @@ impl Brain {
                 self.config.k
             )
         })?;
-        match self.player.as_mut() {
-            Some(player) => player.new_game(geometry),
-            None => {
-                self.player = Some(BotPlayer::new(geometry, self.config.bot, self.config.seed));
-            }
-        }
-        self.clock.restart();
+        self.session.new_game(geometry);
+        self.started = true;
         Ok("OK".to_string())
     }
 
-    /// The player, ready for a move request: started, on a rule it plays
+    /// The session, ready for a move request: started, on a rule it plays
     /// (the board follows a change of `INFO rule`).
-    fn ready(&mut self, what: &str) -> Result<&mut BotPlayer, String> {
+    fn ready(&mut self, what: &str) -> Result<&mut Session, String> {
         if let Some(why) = &self.unsupported {
             return Err(format!("ERROR {what}: {why}"));
         }
+        if !self.started {
+            return Err(format!("ERROR {what}: no board yet (START first)"));
+        }
         let rule = self.rule;
-        let player = self
-            .player
-            .as_mut()
-            .ok_or_else(|| format!("ERROR {what}: no board yet (START first)"))?;
-        let g = player.board().geometry();
+        let session = &mut self.session;
+        let g = session.board().geometry();
         if g.rule() != rule {
-            let moves: Vec<_> = player.board().moves().collect();
+            let moves: Vec<_> = session.board().moves().collect();
             let geometry = Geometry::new(g.rows() as u32, g.cols() as u32, g.k() as u32, rule)
                 .map_err(|e| format!("ERROR {what}: {e}"))?;
             let board = replay(geometry, moves.into_iter())
                 .map_err(|e| format!("ERROR {what}: under the {rule} rule, {e}"))?;
-            *player.board_mut() = board;
+            *session.board_mut() = board;
         }
-        Ok(player)
+        Ok(session)
     }
 
     /// Answers a move request whose preparation gave `ready`.
@@ -336,23 +350,16 @@ impl Brain {
     /// Chooses and plays the brain's move: the point, after a `MESSAGE`
     /// with what the search found.
     fn think(&mut self) -> Result<String, String> {
-        let cap = self.config.movetime_cap;
-        let per_move = match self.timeout_turn {
-            Some(t) => cap.map_or(t, |c| t.min(c)),
-            None => cap.unwrap_or(DEFAULT_MOVETIME),
-        };
-        let left = self.clock.left;
-        let player = self.player.as_mut().ok_or("ERROR no board yet")?;
-        let movetime = move_time(per_move, left, player.board());
-        let chosen = player
-            .choose_and_play(movetime)
+        let start = Instant::now();
+        let cell = self
+            .session
+            .choose_and_play(start)
             .map_err(|e| format!("ERROR {e}"))?;
-        self.clock.spend(chosen.took);
-        if let Some(report) = chosen.report.filter(|r| r.nodes > 0) {
-            self.notes
-                .push(format!("{report} time {}ms", chosen.took.as_millis()));
+        if let Some(report) = self.session.report().filter(|r| r.nodes > 0) {
+            let took = start.elapsed().as_millis();
+            self.notes.push(format!("{report} time {took}ms"));
         }
-        Ok(Point::of(chosen.cell).to_string())
+        Ok(Point::of(cell).to_string())
     }
 
     /// `INFO KEY VALUE`: never answered; what is ignored is said in a
@@ -361,12 +368,19 @@ impl Brain {
         let number = value.parse::<i64>();
         let ms = |n: i64| Duration::from_millis(n.max(0) as u64);
         match (key, number) {
-            ("timeout_turn", Ok(n)) if n >= 0 => self.timeout_turn = Some(ms(n)),
-            ("timeout_match", Ok(n)) if n >= 0 => {
-                self.clock.per_game = (n > 0).then(|| ms(n));
-                self.clock.restart();
+            ("timeout_turn", Ok(n)) if n >= 0 => {
+                let movetime = per_move(Some(ms(n)), self.config.movetime_cap);
+                self.session.set_movetime(movetime);
             }
-            ("time_left", Ok(n)) => self.clock.tell_left((n < UNLIMITED_MS).then(|| ms(n))),
+            ("timeout_match", Ok(n)) if n >= 0 => {
+                let clock = self.session.clock_mut();
+                clock.per_game = (n > 0).then(|| ms(n));
+                clock.restart();
+            }
+            ("time_left", Ok(n)) => {
+                let left = (n < UNLIMITED_MS).then(|| ms(n));
+                self.session.clock_mut().tell_left(left);
+            }
             ("rule", Ok(n)) if (0..=15).contains(&n) => {
                 let bits = n as u32;
                 let refused: Vec<&str> = UNSUPPORTED_RULES
@@ -417,14 +431,14 @@ impl Brain {
     /// Sets up the position of a `BOARD` list: the brain's stones (1) and
     /// the opponent's (2), each in the order given, the brain to move.
     fn set_board(&mut self, stones: &[(Point, Option<Field>)]) -> Result<(), String> {
-        let player = self.ready("BOARD")?;
-        let geometry = player.board().geometry();
+        let session = self.ready("BOARD")?;
+        let geometry = session.board().geometry();
         let mut own = Vec::new();
         let mut theirs = Vec::new();
         for &(p, field) in stones {
             let cell = p
                 .cell(geometry)
-                .ok_or_else(|| off_board("BOARD", p, player.board()))?;
+                .ok_or_else(|| off_board("BOARD", p, session.board()))?;
             match field {
                 Some(Field::Own) => own.push(cell),
                 Some(Field::Opponent) => theirs.push(cell),
@@ -458,9 +472,17 @@ impl Brain {
         if let Some(outcome) = board.outcome() {
             return Err(format!("ERROR BOARD: the game is over ({outcome})"));
         }
-        player.new_game(geometry);
-        *player.board_mut() = board;
+        session.set_position(board);
         Ok(())
+    }
+}
+
+/// The longest a move may take: `INFO timeout_turn` when told, no longer
+/// than `--movetime` (`cap`).
+fn per_move(timeout_turn: Option<Duration>, cap: Option<Duration>) -> Duration {
+    match timeout_turn {
+        Some(t) => cap.map_or(t, |c| t.min(c)),
+        None => cap.unwrap_or(DEFAULT_MOVETIME),
     }
 }
 
