@@ -13,7 +13,7 @@ pub mod psq;
 pub mod sgf;
 
 use crate::referee::game::Reason;
-use crate::referee::records::GameRecord;
+use crate::referee::games_out::GameRecord;
 use crate::rules::{Board, Cell, Geometry, Player, Rule};
 use std::fmt;
 

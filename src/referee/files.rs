@@ -409,7 +409,7 @@ impl RunFiles<'_> {
 mod tests {
     use super::*;
     use crate::referee::game::Reason;
-    use crate::referee::records::{
+    use crate::referee::games_out::{
         write_record, GameRecord, GameResult, SkippedLines, TimeUsed, RECORD_SCHEMA,
     };
     use crate::referee::report::BoardInfo;

@@ -9,7 +9,7 @@
 //! and build their JSON after releasing it, so a slow or stalled watcher
 //! costs the run nothing.
 
-use super::records::{one_based, GameResult};
+use super::games_out::{one_based, GameResult};
 use super::report::{self, EngineInfo, PairingTally, RunInfo, Session, SprtStatus};
 use super::watch::{GameOver, GameStart, MovePlayed, Standings, Watcher};
 use crate::rules::{Cell, Player};

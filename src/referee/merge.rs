@@ -10,8 +10,8 @@
 //! ended); no game may appear twice; and games missing from the schedule
 //! are named, and make the merge fail unless `--allow-missing` is given.
 
+use super::games_out::{push_record, GameRecord, PastGames, RunLine};
 use super::openings::{OpeningSource, Openings};
-use super::records::{push_record, GameRecord, PastGames, RunLine};
 use super::report::{self, RunInfo, Session};
 use super::resume::{self, run_difference, RunContext};
 use super::shard::Shard;

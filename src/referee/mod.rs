@@ -7,7 +7,7 @@
 //!   thread (`--in-process`), every move checked the same way.
 //! - [`merge`]: `referee merge`, the shards of a run into one report.
 //! - [`openings`]: random openings and openings files.
-//! - [`records`]: the game records of `--games-out`, written and read back
+//! - [`games_out`]: the game records of `--games-out`, written and read back
 //!   (for `--resume`).
 //! - [`tournament`]: start-up checks, scheduling over worker threads,
 //!   records, progress and Ctrl-C.
@@ -19,12 +19,12 @@
 
 pub mod files;
 pub mod game;
+pub mod games_out;
 pub mod in_process;
 pub mod live;
 pub mod merge;
 pub mod openings;
 mod progress;
-pub mod records;
 pub mod report;
 mod resume;
 pub mod seeds;
@@ -33,11 +33,11 @@ pub mod stats;
 pub mod tournament;
 pub mod watch;
 
+pub use games_out::PastGames;
 pub use openings::{
     default_opening_plies, parse_openings, random_opening, OpeningError, OpeningOrder,
     OpeningSource,
 };
-pub use records::PastGames;
 pub use seeds::{derive_seed, Stream};
 pub use shard::Shard;
 pub use tournament::{run, run_watched, RunOutcome};

@@ -10,8 +10,8 @@
 //! way the record says.
 
 use super::game::{GameEnd, Reason};
+use super::games_out::{one_based, schema_refusal, GameRecord, PastGames, RunLine, RECORD_SCHEMA};
 use super::openings::Openings;
-use super::records::{one_based, schema_refusal, GameRecord, PastGames, RunLine, RECORD_SCHEMA};
 use super::report::{BoardInfo, EngineInfo};
 use super::shard::Shard;
 use super::tournament::{Job, Schedule};

@@ -15,13 +15,13 @@
 //!   only looks in every 100 ms (Ctrl-C, progress).
 
 use super::game::{play_game, Cancelled, GameEnd, GameSetup, Reason};
+use super::games_out::{
+    one_based, push_record, GameRecord, GameResult, RunLine, SkippedLines, TimeUsed, RECORD_SCHEMA,
+};
 use super::in_process::{self, play_in_process};
 use super::live::Live;
 use super::openings::Openings;
 use super::progress::Progress;
-use super::records::{
-    one_based, push_record, GameRecord, GameResult, RunLine, SkippedLines, TimeUsed, RECORD_SCHEMA,
-};
 use super::report::{self, EngineInfo, PairingTally, PlyTimes, RunInfo, SprtStatus};
 use super::seeds::{derive_seed, Stream};
 use super::shard::Shard;
