@@ -1,5 +1,6 @@
 //! The referee: tournaments between engine processes. Thin: arguments into a
-//! checked [`Config`], Ctrl-C into a flag, then `kinrow::referee::run`.
+//! checked [`Config`], Ctrl-C into a flag, the watch page (`--serve`) wired
+//! to the run as its watcher, then `kinrow::referee::run`.
 
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
@@ -9,8 +10,9 @@ use kinrow::referee::merge::MergeConfig;
 use kinrow::referee::stats::Sprt;
 use kinrow::referee::{
     default_opening_plies, default_startup_timeout, default_timeout, files, Config, EngineSpec,
-    OpeningOrder, OpeningSource, PastGames, Shard,
+    OpeningOrder, OpeningSource, PastGames, RunOutcome, Shard,
 };
+use kinrow::serve::watch::Live;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
@@ -461,6 +463,19 @@ fn merge(args: MergeArgs) -> ExitCode {
     }
 }
 
+/// The run, watched by the page of `--serve` if asked. The page is up
+/// before the engines start, so a port in use stops the run before
+/// anything is played.
+fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcome> {
+    let Some(addr) = config.serve else {
+        return kinrow::referee::run(config, cancel, None);
+    };
+    let live = Arc::new(Live::new());
+    let url = kinrow::serve::watch::start(addr.ip(), addr.port(), Arc::clone(&live))?;
+    say(&format!("referee: watch the run at {url}"));
+    kinrow::referee::run(config, cancel, Some(&*live))
+}
+
 fn main() -> ExitCode {
     let mut cli = Cli::parse();
     if let Some(Sub::Merge(args)) = cli.command.take() {
@@ -476,7 +491,7 @@ fn main() -> ExitCode {
     kinrow::client::start_warden();
     kinrow::client::adopt_orphans();
     let cancel = cancel_on_stop_signals();
-    let result = kinrow::referee::run(&config, cancel);
+    let result = run(&config, cancel);
     kinrow::client::sweep_adopted();
     match result {
         Ok(outcome) => {

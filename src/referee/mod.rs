@@ -2,7 +2,6 @@
 //!
 //! - [`files`]: input files read within bounds; outputs that must differ.
 //! - [`game`]: one game between two processes, every move checked.
-//! - [`live`]: the running tournament as `--serve`'s watchers see it.
 //! - [`in_process`]: one game between built-in bots on the referee's own
 //!   thread (`--in-process`), every move checked the same way.
 //! - [`merge`]: `referee merge`, the shards of a run into one report.
@@ -21,7 +20,6 @@ pub mod files;
 pub mod game;
 pub mod games_out;
 pub mod in_process;
-pub mod live;
 pub mod merge;
 pub mod openings;
 mod progress;
@@ -40,7 +38,7 @@ pub use openings::{
 };
 pub use seeds::{derive_seed, Stream};
 pub use shard::Shard;
-pub use tournament::{run, run_watched, RunOutcome};
+pub use tournament::{run, RunOutcome};
 
 use crate::bots::BotKind;
 use crate::client::Dialect;

@@ -19,7 +19,6 @@ use super::games_out::{
     one_based, push_record, GameRecord, GameResult, RunLine, SkippedLines, TimeUsed, RECORD_SCHEMA,
 };
 use super::in_process::{self, play_in_process};
-use super::live::Live;
 use super::openings::Openings;
 use super::progress::Progress;
 use super::report::{self, EngineInfo, PairingTally, PlyTimes, RunInfo, SprtStatus};
@@ -1047,23 +1046,11 @@ fn bot_engines(config: &Config) -> anyhow::Result<(Vec<EngineInfo>, Vec<BotKind>
     Ok((engines, kinds))
 }
 
-/// Runs the tournament of `config`; `cancel` is raised by Ctrl-C. Start-up
-/// failures (and records that don't belong to this run, for `--resume`) are
-/// errors before any game; faults during games are results.
-pub fn run(config: &Config, cancel: Arc<AtomicBool>) -> anyhow::Result<RunOutcome> {
-    let Some(addr) = config.serve else {
-        return run_watched(config, cancel, None);
-    };
-    // The watch page is up before the engines start, so a port in use
-    // stops the run before anything is played.
-    let live = Arc::new(Live::new());
-    let url = crate::serve::watch::start(addr.ip(), addr.port(), Arc::clone(&live))?;
-    say(&format!("referee: watch the run at {url}"));
-    run_watched(config, cancel, Some(&*live))
-}
-
-/// [`run`], telling `watcher` every game's start, moves and end.
-pub fn run_watched(
+/// Runs the tournament of `config`, telling `watcher` (if any) every game's
+/// start, moves and end; `cancel` is raised by Ctrl-C. Start-up failures
+/// (and records that don't belong to this run, for `--resume`) are errors
+/// before any game; faults during games are results.
+pub fn run(
     config: &Config,
     cancel: Arc<AtomicBool>,
     watcher: Option<&dyn Watcher>,
