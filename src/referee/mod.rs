@@ -1,5 +1,7 @@
 //! The referee: tournaments between engine processes (DESIGN §4).
 //!
+//! - [`convert`]: the referee's games as SGF and PSQ files (`--sgf-dir`,
+//!   `kinrow convert`).
 //! - [`files`]: input files read within bounds; outputs that must differ.
 //! - [`game`]: one game between two processes, every move checked.
 //! - [`in_process`]: one game between built-in bots on the referee's own
@@ -16,6 +18,7 @@
 //! - [`stats`]: the statistics as pure functions.
 //! - [`watch`]: the events of a running tournament, for those who watch.
 
+pub mod convert;
 pub mod files;
 pub mod game;
 pub mod games_out;

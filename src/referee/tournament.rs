@@ -14,6 +14,7 @@
 //!   and tell the watcher. No thread is woken per game: the main thread
 //!   only looks in every 100 ms (Ctrl-C, progress).
 
+use super::convert;
 use super::game::{play_game, Cancelled, GameEnd, GameSetup, Reason};
 use super::games_out::{
     one_based, push_record, GameRecord, GameResult, RunLine, SkippedLines, TimeUsed, RECORD_SCHEMA,
@@ -30,6 +31,7 @@ use super::{resume, Config};
 use crate::bots::BotKind;
 use crate::client::{ClientError, EngineCommand, EngineLink, GomocupOptions, StderrTo};
 use crate::protocol::Engine;
+use crate::records::RecordedGame;
 use crate::rules::{Cell, Player};
 use anyhow::{bail, Context};
 use std::borrow::Cow;
@@ -566,26 +568,15 @@ fn write_sgf(
     opening: &[Cell],
     config: &Config,
 ) -> anyhow::Result<()> {
-    use crate::records::{Ending, RecordedGame};
     let mut moves = opening.to_vec();
     moves.extend(&end.moves);
-    let ending = match (end.reason, end.winner) {
-        (Reason::Win, Some(w)) => Ending::Win(w),
-        (Reason::Draw, _) => Ending::Draw,
-        (reason, Some(w)) => Ending::Forfeit {
-            winner: w,
-            reason: reason.name().to_string(),
-            detail: end.detail.clone(),
-        },
-        _ => Ending::Unfinished,
-    };
     let game = RecordedGame {
         geometry: config.geometry,
         x: x.to_string(),
         o: o.to_string(),
         moves,
         opening: opening.len(),
-        ending,
+        ending: convert::ending(end.reason, end.winner, end.detail.as_deref()),
         title: Some(format!("game {} (seed {})", job.game, config.seed)),
     };
     let path = dir.join(format!("{}.sgf", RecordedGame::file_stem(job.game, x, o)));
