@@ -9,8 +9,8 @@ use kinrow::cli::ShapeArgs;
 use kinrow::referee::merge::MergeConfig;
 use kinrow::referee::stats::Sprt;
 use kinrow::referee::{
-    default_opening_plies, default_startup_timeout, default_timeout, files, Config, EngineSpec,
-    OpeningOrder, OpeningSource, PastGames, RunOutcome, Shard,
+    default_opening_plies, default_startup_timeout, default_timeout, files, say, Config,
+    EngineSpec, OpeningOrder, OpeningSource, PastGames, RunOutcome, Shard,
 };
 use kinrow::serve::watch::Live;
 use std::path::PathBuf;
@@ -249,11 +249,6 @@ fn usage_error(msg: String) -> ! {
 fn cannot_start(msg: String) -> ! {
     say(&format!("referee: {msg}"));
     std::process::exit(1)
-}
-
-/// A message for people on stderr, within 80 columns.
-fn say(text: &str) {
-    eprintln!("{}", kinrow::cli::wrap_message(text));
 }
 
 fn config(cli: Cli) -> Config {

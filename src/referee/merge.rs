@@ -10,13 +10,15 @@
 //! ended); no game may appear twice; and games missing from the schedule
 //! are named, and make the merge fail unless `--allow-missing` is given.
 
+use super::files::check_writable;
 use super::games_out::{push_record, GameRecord, PastGames, RunLine};
 use super::openings::{OpeningSource, Openings};
+use super::report::sprt_status;
 use super::report::{self, RunInfo, Session};
 use super::resume::{self, run_difference, RunContext};
+use super::schedule::Schedule;
 use super::shard::Shard;
 use super::stats::SprtDecision;
-use super::tournament::{check_writable, sprt_status, Schedule};
 use crate::rules::{Geometry, Player, Rule};
 use anyhow::{bail, Context};
 use std::collections::{BTreeMap, HashMap};

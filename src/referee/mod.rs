@@ -18,16 +18,20 @@
 //! - [`stats`]: the statistics as pure functions.
 //! - [`watch`]: the events of a running tournament, for those who watch.
 
+mod books;
 pub mod convert;
+mod engines;
 pub mod files;
 pub mod game;
 pub mod games_out;
 pub mod in_process;
 pub mod merge;
 pub mod openings;
+mod players;
 mod progress;
 pub mod report;
 mod resume;
+mod schedule;
 pub mod seeds;
 pub mod shard;
 pub mod stats;
@@ -118,6 +122,11 @@ pub fn detail_text(text: &str) -> String {
         out.push_str("...");
     }
     out
+}
+
+/// A note for people on stderr, within 80 columns.
+pub fn say(text: &str) {
+    eprintln!("{}", crate::cli::wrap_message(text));
 }
 
 /// A checked configuration for a run.

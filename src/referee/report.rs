@@ -161,6 +161,18 @@ pub struct SprtStatus {
     pub decision: SprtDecision,
 }
 
+/// The SPRT's state over a pairing's pairs.
+pub fn sprt_status(test: Sprt, tally: &PairingTally) -> SprtStatus {
+    let llr = test.llr(&tally.penta);
+    SprtStatus {
+        test,
+        llr,
+        lower_bound: test.lower_bound(),
+        upper_bound: test.upper_bound(),
+        decision: test.decide(llr),
+    }
+}
+
 /// Where the time of a session's plies went: the moves the engines chose,
 /// the time the referee took for them on its own (everything but waiting
 /// for replies and starting engines) and the time the engines took to
