@@ -17,7 +17,7 @@ use super::stats::{Sprt, SprtDecision};
 use super::watch::{GameOver, Standings, Watcher};
 use super::Config;
 use crate::records::RecordedGame;
-use crate::rules::{Cell, Player};
+use crate::rules::Cell;
 use anyhow::Context;
 use std::fmt::Write as _;
 use std::fs::File;
@@ -162,8 +162,7 @@ impl Books<'_> {
             c.skipped_lines[job.x] += f.skipped[0];
             c.skipped_lines[job.o] += f.skipped[1];
             let tally = &mut c.tallies[job.pairing];
-            let a_side = if job.a_is_x { Player::X } else { Player::O };
-            let pair_done = tally.add(job.pair, a_side, &f.end);
+            let pair_done = tally.add(job.pair, job.a_side(), &f.end);
             if let (Some(test), true) = (c.sprt, pair_done) {
                 decided |= sprt_status(test, tally).decision != SprtDecision::Continue;
             }
@@ -226,95 +225,19 @@ impl Bookkeeper<'_> {
             messages,
             start_up,
         } = played;
-        let (xn, on) = (
+        let names = [
             self.engines[job.x].name.as_str(),
             self.engines[job.o].name.as_str(),
-        );
-        let fault_by = end.fault_by.map(|p| if p == Player::X { xn } else { on });
+        ];
+        let skipped_counts = [skipped[0].1, skipped[1].1];
         if config.games_out.is_some() {
-            // One record kept by the batch and filled in anew for each game:
-            // its strings and lists keep their buffers, so writing a record
-            // allocates nothing.
-            let line = batch.record.get_or_insert_with(|| GameRecord {
-                schema: RECORD_SCHEMA,
-                game: 0,
-                pair: 0,
-                x: String::new(),
-                o: String::new(),
-                opening: Vec::new(),
-                moves: Vec::new(),
-                result: GameResult::Draw,
-                reason: Reason::Draw,
-                fault_by: None,
-                detail: None,
-                time_ms: TimeUsed::default(),
-                skipped: SkippedLines::default(),
-                seed: Some(config.seed),
-                board: Some(config.geometry.into()),
-                run: Some(self.run_id.to_string()),
-                shard: config.shard,
-            });
-            let ms = |d: Duration| (d.as_secs_f64() * 1e6).round() / 1e3;
-            line.game = job.game;
-            line.pair = job.pair;
-            line.x.clear();
-            line.x.push_str(xn);
-            line.o.clear();
-            line.o.push_str(on);
-            line.opening.clear();
-            line.opening.extend(one_based(opening));
-            line.moves.clear();
-            line.moves.extend(one_based(&end.moves));
-            line.result = GameResult::of(end.winner);
-            line.reason = end.reason;
-            line.fault_by = fault_by.map(str::to_string);
-            line.detail.clone_from(&end.detail);
-            line.time_ms = TimeUsed {
-                x: ms(end.time[0]),
-                o: ms(end.time[1]),
-            };
-            line.skipped = SkippedLines {
-                x: skipped[0].1,
-                o: skipped[1].1,
-            };
-            push_record(&mut batch.records, line);
+            self.record(batch, &job, &end, names, opening, skipped_counts);
         }
-        let log = &mut batch.log;
         if config.log_dir.is_some() {
-            if let (Some(who), Some(detail)) = (fault_by, end.detail.as_deref()) {
-                let _ = writeln!(
-                    log,
-                    "game {}: {who} {}: {detail}",
-                    job.game,
-                    end.reason.name()
-                );
-            }
-            for (who, (lines, count)) in [xn, on].iter().zip(&messages) {
-                for line in lines {
-                    let _ = writeln!(log, "game {}: {who} says: {line}", job.game);
-                }
-                if *count > lines.len() as u64 {
-                    let more = *count - lines.len() as u64;
-                    let _ = writeln!(
-                        log,
-                        "game {}: {who}: {more} more MESSAGE/DEBUG lines",
-                        job.game
-                    );
-                }
-            }
-            for (who, (lines, count)) in [xn, on].iter().zip(&skipped) {
-                if *count > 0 {
-                    let _ = writeln!(
-                        log,
-                        "game {}: {who} wrote {count} stdout lines outside responses (skipped), first: {:?}",
-                        job.game,
-                        lines.first().map(|l| super::detail_text(l))
-                    );
-                }
-            }
+            log_lines(&mut batch.log, job.game, &end, names, &messages, &skipped);
         }
         let sgf_error = config.sgf_dir.as_deref().and_then(|dir| {
-            write_sgf(dir, &job, &end, [xn, on], opening, config)
+            write_sgf(dir, &job, &end, names, opening, config)
                 .err()
                 .map(|e| format!("{e:#}"))
         });
@@ -322,13 +245,106 @@ impl Bookkeeper<'_> {
         let now = Instant::now();
         batch.games.push(Finished {
             job,
-            skipped: [skipped[0].1, skipped[1].1],
+            skipped: skipped_counts,
             sgf_error,
             referee: (now - started).saturating_sub(waited),
             end,
         });
         batch.oldest.get_or_insert(started);
         now
+    }
+
+    /// The game's `--games-out` line, pushed onto the batch's.
+    fn record(
+        &self,
+        batch: &mut Batch,
+        job: &Job,
+        end: &GameEnd,
+        [xn, on]: [&str; 2],
+        opening: &[Cell],
+        skipped: [u64; 2],
+    ) {
+        let config = self.config;
+        // One record kept by the batch and filled in anew for each game:
+        // its strings and lists keep their buffers, so writing a record
+        // allocates nothing.
+        let line = batch.record.get_or_insert_with(|| GameRecord {
+            schema: RECORD_SCHEMA,
+            game: 0,
+            pair: 0,
+            x: String::new(),
+            o: String::new(),
+            opening: Vec::new(),
+            moves: Vec::new(),
+            result: GameResult::Draw,
+            reason: Reason::Draw,
+            fault_by: None,
+            detail: None,
+            time_ms: TimeUsed::default(),
+            skipped: SkippedLines::default(),
+            seed: Some(config.seed),
+            board: Some(config.geometry.into()),
+            run: Some(self.run_id.to_string()),
+            shard: config.shard,
+        });
+        let ms = |d: Duration| (d.as_secs_f64() * 1e6).round() / 1e3;
+        line.game = job.game;
+        line.pair = job.pair;
+        line.x.clear();
+        line.x.push_str(xn);
+        line.o.clear();
+        line.o.push_str(on);
+        line.opening.clear();
+        line.opening.extend(one_based(opening));
+        line.moves.clear();
+        line.moves.extend(one_based(&end.moves));
+        line.result = GameResult::of(end.winner);
+        line.reason = end.reason;
+        line.fault_by = end.fault_by.map(|p| [xn, on][p.index()].to_string());
+        line.detail.clone_from(&end.detail);
+        line.time_ms = TimeUsed {
+            x: ms(end.time[0]),
+            o: ms(end.time[1]),
+        };
+        line.skipped = SkippedLines {
+            x: skipped[0],
+            o: skipped[1],
+        };
+        push_record(&mut batch.records, line);
+    }
+}
+
+/// The game's lines of `referee.log`: the fault, the brains' messages,
+/// the stdout lines skipped.
+fn log_lines(
+    log: &mut String,
+    game: usize,
+    end: &GameEnd,
+    names: [&str; 2],
+    messages: &[(Vec<String>, u64); 2],
+    skipped: &[(Vec<String>, u64); 2],
+) {
+    let fault_by = end.fault_by.map(|p| names[p.index()]);
+    if let (Some(who), Some(detail)) = (fault_by, end.detail.as_deref()) {
+        let _ = writeln!(log, "game {game}: {who} {}: {detail}", end.reason.name());
+    }
+    for (who, (lines, count)) in names.iter().zip(messages) {
+        for line in lines {
+            let _ = writeln!(log, "game {game}: {who} says: {line}");
+        }
+        if *count > lines.len() as u64 {
+            let more = *count - lines.len() as u64;
+            let _ = writeln!(log, "game {game}: {who}: {more} more MESSAGE/DEBUG lines");
+        }
+    }
+    for (who, (lines, count)) in names.iter().zip(skipped) {
+        if *count > 0 {
+            let _ = writeln!(
+                log,
+                "game {game}: {who} wrote {count} stdout lines outside responses (skipped), first: {:?}",
+                lines.first().map(|l| super::detail_text(l))
+            );
+        }
     }
 }
 

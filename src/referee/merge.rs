@@ -19,7 +19,7 @@ use super::resume::{self, run_difference, RunContext};
 use super::schedule::Schedule;
 use super::shard::Shard;
 use super::stats::SprtDecision;
-use crate::rules::{Geometry, Player, Rule};
+use crate::rules::{Geometry, Rule};
 use anyhow::{bail, Context};
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -237,18 +237,13 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<MergeOutcome> {
     games.sort_by_key(|(r, _)| r.game);
 
     let schedule = Schedule::new(engines.len(), reference.games_per_pairing, None);
-    let mut tallies: Vec<report::PairingTally> = schedule
-        .pairings
-        .iter()
-        .map(|&(a, b)| report::PairingTally::new(a, b))
-        .collect();
+    let mut tallies = report::PairingTally::for_pairings(&schedule.pairings);
     let mut skipped_lines = vec![0u64; engines.len()];
-    for (_, g) in &games {
-        let a_side = if g.job.a_is_x { Player::X } else { Player::O };
-        tallies[g.job.pairing].add(g.job.pair, a_side, &g.end);
-        skipped_lines[g.job.x] += g.skipped[0];
-        skipped_lines[g.job.o] += g.skipped[1];
-    }
+    resume::count(
+        games.iter().map(|(_, g)| g),
+        &mut tallies,
+        &mut skipped_lines,
+    );
     let sprt = reference.sprt.map(|test| sprt_status(test, &tallies[0]));
     let decided = sprt.is_some_and(|s| s.decision != SprtDecision::Continue);
     let missing_games: Vec<usize> = (0..schedule.total)

@@ -76,6 +76,14 @@ impl Clone for PairingTally {
 }
 
 impl PairingTally {
+    /// Empty tallies, one for each pairing `(a, b)`.
+    pub fn for_pairings(pairings: &[(usize, usize)]) -> Vec<PairingTally> {
+        pairings
+            .iter()
+            .map(|&(a, b)| PairingTally::new(a, b))
+            .collect()
+    }
+
     pub fn new(a: usize, b: usize) -> PairingTally {
         PairingTally {
             a,

@@ -12,7 +12,7 @@
 use super::game::{GameEnd, Reason};
 use super::games_out::{one_based, schema_refusal, GameRecord, PastGames, RunLine, RECORD_SCHEMA};
 use super::openings::Openings;
-use super::report::{BoardInfo, EngineInfo};
+use super::report::{BoardInfo, EngineInfo, PairingTally};
 use super::schedule::{Job, Schedule};
 use super::shard::Shard;
 use crate::rules::{Board, Cell, Geometry, Outcome, Player};
@@ -80,6 +80,20 @@ pub(super) fn check(past: &PastGames, context: &RunContext<'_>) -> anyhow::Resul
         }
     }
     Ok(games)
+}
+
+/// Counts games of earlier sessions into a run's tallies and each engine's
+/// skipped lines, as if played now.
+pub(super) fn count<'g>(
+    games: impl IntoIterator<Item = &'g PastGame>,
+    tallies: &mut [PairingTally],
+    skipped_lines: &mut [u64],
+) {
+    for g in games {
+        tallies[g.job.pairing].add(g.job.pair, g.job.a_side(), &g.end);
+        skipped_lines[g.job.x] += g.skipped[0];
+        skipped_lines[g.job.o] += g.skipped[1];
+    }
 }
 
 fn cells_text(cells: &[[u32; 2]]) -> String {

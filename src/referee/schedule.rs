@@ -3,6 +3,7 @@
 //! the set of games already played (resumed from records).
 
 use super::shard::Shard;
+use crate::rules::Player;
 
 /// One game of the schedule.
 #[derive(Clone, Copy, Debug)]
@@ -18,6 +19,17 @@ pub(super) struct Job {
     pub o: usize,
     /// Whether the pairing's `a` plays X.
     pub a_is_x: bool,
+}
+
+impl Job {
+    /// The side the pairing's `a` plays.
+    pub fn a_side(&self) -> Player {
+        if self.a_is_x {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
 }
 
 /// The schedule: round after round, each pairing plays its pair of games

@@ -30,10 +30,11 @@ use super::seeds::{derive_seed, Stream};
 use super::stats::SprtDecision;
 use super::watch::{GameStart, MovePlayed, Watcher};
 use super::{resume, say, Config};
-use crate::rules::{Cell, Player};
+use crate::bots::BotKind;
+use crate::rules::Cell;
 use anyhow::{bail, Context};
 use std::borrow::Cow;
-use std::fs::OpenOptions;
+use std::fs::{File, OpenOptions};
 use std::io::IsTerminal;
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -218,13 +219,141 @@ pub fn run(
     if config.resume.is_some() && config.games_out.is_none() {
         bail!("--resume needs --games-out: the records to resume from");
     }
-    let bots = if config.in_process {
-        Some(bot_engines(config)?)
-    } else {
-        None
+    let Prepared {
+        plan,
+        resumed,
+        decided,
+        games_out,
+        log,
+    } = prepare(config, &cancel)?;
+    let head = Head {
+        config,
+        plan: &plan,
+        resumed: resumed.games,
     };
-    // No file of the run may be another, nor a directory where a file is
-    // due (or the other way round): checked before anything is written.
+    let counts = Counts {
+        engines: &plan.engines,
+        total: plan.schedule.session_total(),
+        tallies: resumed.tallies,
+        skipped_lines: resumed.skipped_lines,
+        done: resumed.games,
+        plies: 0,
+        engine_time: Duration::ZERO,
+        referee_time: Duration::ZERO,
+        sprt: config.sprt,
+    };
+    if let Some(w) = watcher {
+        w.run_started(&head.info(&counts, 0.0, false), &counts.standings());
+    }
+    let books = Books {
+        counts,
+        games_out,
+        run_line: Some(plan.run_line.line()),
+        log,
+        write_errors: Vec::new(),
+        progress: Progress::new(
+            config.progress,
+            std::io::stderr().is_terminal(),
+            config.progress_every,
+            resumed.games,
+        ),
+    };
+    let start = Instant::now();
+    let books = play(
+        config,
+        &plan,
+        &resumed.played,
+        books,
+        decided,
+        &cancel,
+        watcher,
+    );
+    let seconds = start.elapsed().as_secs_f64();
+    report(&head, books, seconds, &cancel, watcher)
+}
+
+/// A run ready to play: checked, its files open, its engines checked and
+/// named, and the games of earlier sessions counted.
+struct Prepared {
+    plan: Plan,
+    resumed: Resumed,
+    /// A resumed SPRT match may be decided already: nothing to play.
+    decided: bool,
+    games_out: Option<File>,
+    log: Option<File>,
+}
+
+/// What every game of the run reads.
+struct Plan {
+    engines: Vec<EngineInfo>,
+    /// The built-in bots of an `--in-process` run (none otherwise).
+    kinds: Vec<BotKind>,
+    openings: Openings,
+    schedule: Schedule,
+    run_line: RunLine,
+}
+
+/// The counts as the games of earlier sessions (`--resume`) leave them.
+struct Resumed {
+    tallies: Vec<PairingTally>,
+    skipped_lines: Vec<u64>,
+    /// Games resumed, all of them this session's (checked).
+    games: u64,
+    /// Which they are: not played again.
+    played: GameSet,
+}
+
+/// Checks and opens the run's files, checks its engines (an
+/// `--in-process` run's are its bots: nothing to start) and counts the
+/// games of earlier sessions.
+fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared> {
+    let bots = config.in_process.then(|| bot_engines(config)).transpose()?;
+    let (openings, games_out, log) = open_files(config)?;
+    let (engines, kinds) = match bots {
+        Some((engines, kinds)) => (engines, kinds),
+        None => (check_engines(config, cancel)?, Vec::new()),
+    };
+    let schedule = Schedule::new(engines.len(), config.games, config.shard);
+    let run_line = RunLine::of(config, &engines, &openings, schedule.total);
+    let plan = Plan {
+        engines,
+        kinds,
+        openings,
+        schedule,
+        run_line,
+    };
+    let resumed = resume_past(config, &plan)?;
+    let decided = config.sprt.is_some_and(|test| {
+        sprt_status(test, &resumed.tallies[0]).decision != SprtDecision::Continue
+    });
+    if let Some(past) = &config.resume {
+        let session_total = plan.schedule.session_total();
+        let to_play = session_total.saturating_sub(resumed.games as usize);
+        say(&format!(
+            "referee: resuming from {}: {} of {session_total} games already played, {}",
+            past.path.display(),
+            resumed.games,
+            if decided {
+                "and the SPRT is decided: nothing to play".to_string()
+            } else {
+                format!("{to_play} to play")
+            }
+        ));
+    }
+    Ok(Prepared {
+        plan,
+        resumed,
+        decided,
+        games_out,
+        log,
+    })
+}
+
+/// The run's files, before anything is written: none may be another, nor a
+/// directory where a file is due (or the other way round); the output
+/// directories made; the openings read; `--json` writable; the records and
+/// the log opened for appending.
+fn open_files(config: &Config) -> anyhow::Result<(Openings, Option<File>, Option<File>)> {
     config.files().check()?;
     for dir in [&config.log_dir, &config.sgf_dir].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -255,133 +384,113 @@ pub fn run(
         Some(dir) => Some(open_append(&dir.join(super::files::REFEREE_LOG))?),
         None => None,
     };
+    Ok((openings, games_out, log))
+}
 
-    let (engines, kinds) = match bots {
-        Some((engines, kinds)) => (engines, kinds),
-        None => (check_engines(config, &cancel)?, Vec::new()),
+/// The games of `--resume`'s records, checked against this run and
+/// counted; the unfinished last line they may end with cut off.
+fn resume_past(config: &Config, plan: &Plan) -> anyhow::Result<Resumed> {
+    let schedule = &plan.schedule;
+    let mut resumed = Resumed {
+        tallies: PairingTally::for_pairings(&schedule.pairings),
+        skipped_lines: vec![0u64; plan.engines.len()],
+        games: 0,
+        played: GameSet::new(schedule.total),
     };
-    let n = engines.len();
-    let schedule = Schedule::new(n, config.games, config.shard);
-    let run_line = RunLine::of(config, &engines, &openings, schedule.total);
-    let mut tallies: Vec<PairingTally> = schedule
-        .pairings
-        .iter()
-        .map(|&(a, b)| PairingTally::new(a, b))
-        .collect();
-    let mut skipped_lines = vec![0u64; n];
-    let mut done = 0u64;
-    let mut played = GameSet::new(schedule.total);
-    if let Some(past) = &config.resume {
-        let context = resume::RunContext {
-            geometry: config.geometry,
-            schedule: &schedule,
-            openings: Some(&openings),
-            engines: &engines,
-            run: &run_line,
-        };
-        let past_games = resume::check(past, &context)?;
-        past.tidy()?;
-        if let Some((line, bytes)) = past.unfinished {
-            say(&format!(
-                "referee: {}: ignored the unfinished last line {line} ({bytes} bytes, cut off when the run stopped) and removed it",
-                past.path.display()
-            ));
-        }
-        for g in &past_games {
-            let a_side = if g.job.a_is_x { Player::X } else { Player::O };
-            tallies[g.job.pairing].add(g.job.pair, a_side, &g.end);
-            skipped_lines[g.job.x] += g.skipped[0];
-            skipped_lines[g.job.o] += g.skipped[1];
-            played.insert(g.job.game);
-        }
-        done = past_games.len() as u64;
-    }
-    let session_total = schedule.session_total();
-    // Every resumed game is this session's (checked).
-    let to_play = session_total.saturating_sub(done as usize);
-    let resumed = done;
-    // A resumed SPRT match may be decided already.
-    let decided = config
-        .sprt
-        .is_some_and(|test| sprt_status(test, &tallies[0]).decision != SprtDecision::Continue);
-    if let Some(past) = &config.resume {
+    let Some(past) = &config.resume else {
+        return Ok(resumed);
+    };
+    let context = resume::RunContext {
+        geometry: config.geometry,
+        schedule,
+        openings: Some(&plan.openings),
+        engines: &plan.engines,
+        run: &plan.run_line,
+    };
+    let past_games = resume::check(past, &context)?;
+    past.tidy()?;
+    if let Some((line, bytes)) = past.unfinished {
         say(&format!(
-            "referee: resuming from {}: {resumed} of {session_total} games already played, {}",
-            past.path.display(),
-            if decided {
-                "and the SPRT is decided: nothing to play".to_string()
-            } else {
-                format!("{to_play} to play")
-            }
+            "referee: {}: ignored the unfinished last line {line} ({bytes} bytes, cut off when the run stopped) and removed it",
+            past.path.display()
         ));
     }
-    let counts = Counts {
-        engines: &engines,
-        total: session_total,
-        tallies,
-        skipped_lines,
-        done,
-        plies: 0,
-        engine_time: Duration::ZERO,
-        referee_time: Duration::ZERO,
-        sprt: config.sprt,
-    };
-    // The report's head; its counts are filled in as they stand.
-    let info_now = |counts: &Counts<'_>, seconds: f64, interrupted: bool| RunInfo {
-        seed: config.seed,
-        geometry: config.geometry,
-        games_per_pairing: config.games,
-        openings: openings.description().to_string(),
-        session: report::Session::Played {
-            concurrency: config.concurrency,
-            in_process: config.in_process,
-            resumed,
-            seconds,
-            per_ply: PlyTimes::of(counts.plies, counts.referee_time, counts.engine_time),
-        },
-        shard: config.shard,
-        run_games: schedule.total,
-        total_games: session_total,
-        interrupted,
-        skipped_lines: counts.skipped_lines.clone(),
-    };
-    if let Some(w) = watcher {
-        w.run_started(&info_now(&counts, 0.0, false), &counts.standings());
+    resume::count(
+        &past_games,
+        &mut resumed.tallies,
+        &mut resumed.skipped_lines,
+    );
+    for g in &past_games {
+        resumed.played.insert(g.job.game);
     }
-    let books = Books {
-        counts,
-        games_out,
-        run_line: Some(run_line.line()),
-        log,
-        write_errors: Vec::new(),
-        progress: Progress::new(
-            config.progress,
-            std::io::stderr().is_terminal(),
-            config.progress_every,
-            resumed,
-        ),
-    };
+    resumed.games = past_games.len() as u64;
+    Ok(resumed)
+}
+
+/// The report's head, its counts filled in as they stand.
+struct Head<'a> {
+    config: &'a Config,
+    plan: &'a Plan,
+    /// Games resumed from records.
+    resumed: u64,
+}
+
+impl Head<'_> {
+    fn info(&self, counts: &Counts<'_>, seconds: f64, interrupted: bool) -> RunInfo {
+        let config = self.config;
+        RunInfo {
+            seed: config.seed,
+            geometry: config.geometry,
+            games_per_pairing: config.games,
+            openings: self.plan.openings.description().to_string(),
+            session: report::Session::Played {
+                concurrency: config.concurrency,
+                in_process: config.in_process,
+                resumed: self.resumed,
+                seconds,
+                per_ply: PlyTimes::of(counts.plies, counts.referee_time, counts.engine_time),
+            },
+            shard: config.shard,
+            run_games: self.plan.schedule.total,
+            total_games: counts.total,
+            interrupted,
+            skipped_lines: counts.skipped_lines.clone(),
+        }
+    }
+}
+
+/// Plays the games left on worker threads (none when `decided`), the main
+/// thread looking in every 100 ms for Ctrl-C and progress; returns the
+/// books they were entered into.
+fn play<'a>(
+    config: &'a Config,
+    plan: &'a Plan,
+    resumed: &'a GameSet,
+    books: Books<'a>,
+    decided: bool,
+    cancel: &Arc<AtomicBool>,
+    watcher: Option<&'a dyn Watcher>,
+) -> Books<'a> {
+    let to_play = (books.counts.total).saturating_sub(books.counts.done as usize);
     let shared = Shared {
         config,
-        engines: &engines,
-        schedule: &schedule,
-        openings: &openings,
-        resumed: &played,
+        engines: &plan.engines,
+        schedule: &plan.schedule,
+        openings: &plan.openings,
+        resumed,
         next: AtomicUsize::new(0),
         stop: AtomicBool::new(decided),
-        cancel: Arc::clone(&cancel),
+        cancel: Arc::clone(cancel),
         launcher: Launcher {
             config,
-            engines: &engines,
-            cancel: Arc::clone(&cancel),
+            engines: &plan.engines,
+            cancel: Arc::clone(cancel),
             spawned: AtomicUsize::new(0),
         },
-        run_id: &run_line.run,
+        run_id: &plan.run_line.run,
         books: Mutex::new(books),
         watcher,
     };
-    let start = Instant::now();
-
     std::thread::scope(|s| {
         // Each worker holds a sender: when the last is gone, all are done.
         let (done_tx, done_rx) = channel::<()>();
@@ -389,8 +498,8 @@ pub fn run(
         for _ in 0..workers {
             let done_tx = done_tx.clone();
             let shared = &shared;
-            let kinds = &kinds;
-            let cancel = &*cancel;
+            let kinds = &plan.kinds;
+            let cancel = &**cancel;
             std::thread::Builder::new()
                 .name("referee-worker".into())
                 .spawn_scoped(s, move || {
@@ -425,13 +534,25 @@ pub fn run(
             shared.books().tick();
         }
     });
-    let seconds = start.elapsed().as_secs_f64();
+    shared.books.into_inner().unwrap_or_else(|e| e.into_inner())
+}
+
+/// The end of the run: the watcher told, the summary written, the report.
+fn report(
+    head: &Head<'_>,
+    books: Books<'_>,
+    seconds: f64,
+    cancel: &AtomicBool,
+    watcher: Option<&dyn Watcher>,
+) -> anyhow::Result<RunOutcome> {
+    let config = head.config;
+    let engines = &head.plan.engines;
     let Books {
         counts,
         mut write_errors,
         mut progress,
         ..
-    } = shared.books.into_inner().unwrap_or_else(|e| e.into_inner());
+    } = books;
     let done = counts.done;
     progress.clear();
     if let (Some(first), Some(path)) = (write_errors.first(), &config.games_out) {
@@ -442,8 +563,8 @@ pub fn run(
             if lost == 1 { " is" } else { "s are" }
         )];
     }
-    let interrupted = cancel.load(Ordering::Relaxed) && (done as usize) < session_total;
-    let info = info_now(&counts, seconds, interrupted);
+    let interrupted = cancel.load(Ordering::Relaxed) && (done as usize) < counts.total;
+    let info = head.info(&counts, seconds, interrupted);
     let standings = counts.standings();
     // Over complete pairs only, so the same as when the last pair finished.
     let sprt = standings.sprt;
@@ -452,17 +573,17 @@ pub fn run(
         w.run_ended(&info, &standings);
     }
     if let Some(path) = &config.json {
-        let summary = report::summary(&info, &engines, tallies, sprt);
+        let summary = report::summary(&info, engines, tallies, sprt);
         let text = serde_json::to_string_pretty(&summary)?;
         if let Err(e) = std::fs::write(path, text + "\n") {
             write_errors.push(format!("cannot write {}: {e}", path.display()));
         }
     }
     Ok(RunOutcome {
-        report: report::text(&info, &engines, tallies, sprt.as_ref()),
+        report: report::text(&info, engines, tallies, sprt.as_ref()),
         interrupted,
         games: done,
-        total: session_total,
+        total: counts.total,
         write_errors,
     })
 }
