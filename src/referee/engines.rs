@@ -4,7 +4,7 @@
 //! lets go at its end.
 
 use super::report::EngineInfo;
-use super::{Config, EngineSpec};
+use super::{detail_text, is_valid_name, Config, EngineSpec};
 use crate::bots::BotKind;
 use crate::client::{ClientError, EngineCommand, EngineLink, GomocupOptions, StderrTo};
 use anyhow::bail;
@@ -88,81 +88,11 @@ pub(super) fn check_engines(
     config: &Config,
     cancel: &Arc<AtomicBool>,
 ) -> anyhow::Result<Vec<EngineInfo>> {
-    let g = config.geometry;
-    let probe = |spec: &EngineSpec| -> Result<Option<String>, String> {
-        let command = EngineCommand {
-            argv: spec.argv.clone(),
-            dialect: spec.dialect,
-        };
-        let mut p = EngineLink::spawn(&command, StderrTo::Discard, gomocup_options(config))
-            .map_err(|e| e.to_string())?;
-        p.set_cancel(Arc::clone(cancel));
-        // Starting is not moving: its own, more generous deadline (for a
-        // Gomocup brain too, whose first request is `START`).
-        let deadline = Instant::now() + config.startup_timeout;
-        let ms = config.startup_timeout.as_millis();
-        let result = (|| {
-            p.send(&format!(
-                "protocol_version\nname\nnewgame {} {} {} {}\n",
-                g.rows(),
-                g.cols(),
-                g.k(),
-                g.rule()
-            ))
-            .map_err(|e| e.to_string())?;
-            let mut name = None;
-            for what in ["protocol_version", "name", "newgame"] {
-                let r = p.read_response(deadline).map_err(|e| match e {
-                    ClientError::Timeout => format!(
-                        "did not answer {what} within {ms} ms, the start-up deadline \
-                         (--startup-timeout)"
-                    ),
-                    ClientError::Closed => format!("exited before answering {what}"),
-                    e => format!("{e} (waiting for {what})"),
-                })?;
-                match what {
-                    "protocol_version" if !r.success => {
-                        return Err(format!(
-                            "refused protocol_version: {}",
-                            super::detail_text(&r.text)
-                        ))
-                    }
-                    "name" if r.success => name = Some(r.text.clone()),
-                    "newgame" if !r.success => {
-                        return Err(format!(
-                            "refused the board ({}x{} k{} {}): {}",
-                            g.rows(),
-                            g.cols(),
-                            g.k(),
-                            g.rule(),
-                            super::detail_text(&r.text)
-                        ))
-                    }
-                    _ => {}
-                }
-            }
-            Ok(name)
-        })();
-        let result = result.map_err(|e| {
-            let tail = p.stderr_tail();
-            let tail = tail.trim();
-            if tail.is_empty() {
-                e
-            } else {
-                format!(
-                    "{e}; its stderr ends: {}",
-                    super::detail_text(tail.lines().last().unwrap_or(""))
-                )
-            }
-        });
-        p.shutdown(config.grace);
-        result
-    };
     let answers: Vec<Result<Option<String>, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = config
             .engines
             .iter()
-            .map(|spec| s.spawn(|| probe(spec)))
+            .map(|spec| s.spawn(|| probe(config, spec, cancel)))
             .collect();
         handles
             .into_iter()
@@ -175,36 +105,12 @@ pub(super) fn check_engines(
     let mut errors = Vec::new();
     let mut engines: Vec<EngineInfo> = Vec::new();
     for (spec, answer) in config.engines.iter().zip(answers) {
-        let fallback = || {
-            Path::new(spec.argv.first().map_or("engine", |s| s.as_str()))
-                .file_name()
-                .map_or("engine".into(), |f| f.to_string_lossy().into_owned())
-        };
         let base = match (&spec.name, &answer) {
             (Some(n), _) => n.clone(),
-            (None, Ok(Some(reply))) => {
-                let cleaned: String = reply
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join("-")
-                    .chars()
-                    .filter(|c| super::is_valid_name(&c.to_string()))
-                    .take(40)
-                    .collect();
-                if cleaned.is_empty() {
-                    fallback()
-                } else {
-                    cleaned
-                }
-            }
-            _ => fallback(),
+            (None, Ok(Some(reply))) => name_from_reply(reply).unwrap_or_else(|| fallback(spec)),
+            _ => fallback(spec),
         };
-        let mut name = base.clone();
-        let mut n = 2;
-        while engines.iter().any(|e| e.name == name) {
-            name = format!("{base}-{n}");
-            n += 1;
-        }
+        let name = unique_name(base, &engines);
         if let Err(e) = answer {
             errors.push(format!(
                 "engine '{name}' ({}): {e}",
@@ -227,6 +133,116 @@ pub(super) fn check_engines(
     Ok(engines)
 }
 
+/// One engine's start-up check: its `name` reply if it gave one, or what
+/// went wrong (with the last line of its stderr).
+fn probe(
+    config: &Config,
+    spec: &EngineSpec,
+    cancel: &Arc<AtomicBool>,
+) -> Result<Option<String>, String> {
+    let g = config.geometry;
+    let command = EngineCommand {
+        argv: spec.argv.clone(),
+        dialect: spec.dialect,
+    };
+    let mut p = EngineLink::spawn(&command, StderrTo::Discard, gomocup_options(config))
+        .map_err(|e| e.to_string())?;
+    p.set_cancel(Arc::clone(cancel));
+    // Starting is not moving: its own, more generous deadline (for a
+    // Gomocup brain too, whose first request is `START`).
+    let deadline = Instant::now() + config.startup_timeout;
+    let ms = config.startup_timeout.as_millis();
+    let result = (|| {
+        p.send(&format!(
+            "protocol_version\nname\nnewgame {} {} {} {}\n",
+            g.rows(),
+            g.cols(),
+            g.k(),
+            g.rule()
+        ))
+        .map_err(|e| e.to_string())?;
+        let mut name = None;
+        for what in ["protocol_version", "name", "newgame"] {
+            let r = p.read_response(deadline).map_err(|e| match e {
+                ClientError::Timeout => format!(
+                    "did not answer {what} within {ms} ms, the start-up deadline \
+                     (--startup-timeout)"
+                ),
+                ClientError::Closed => format!("exited before answering {what}"),
+                e => format!("{e} (waiting for {what})"),
+            })?;
+            match what {
+                "protocol_version" if !r.success => {
+                    return Err(format!(
+                        "refused protocol_version: {}",
+                        detail_text(&r.text)
+                    ))
+                }
+                "name" if r.success => name = Some(r.text.clone()),
+                "newgame" if !r.success => {
+                    return Err(format!(
+                        "refused the board ({}x{} k{} {}): {}",
+                        g.rows(),
+                        g.cols(),
+                        g.k(),
+                        g.rule(),
+                        detail_text(&r.text)
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(name)
+    })();
+    let result = result.map_err(|e| {
+        let tail = p.stderr_tail();
+        let tail = tail.trim();
+        if tail.is_empty() {
+            e
+        } else {
+            format!(
+                "{e}; its stderr ends: {}",
+                detail_text(tail.lines().last().unwrap_or(""))
+            )
+        }
+    });
+    p.shutdown(config.grace);
+    result
+}
+
+/// A display name from an engine's `name` reply: its words joined with
+/// `-`, the characters a name may have, at most 40 (`None` if nothing is
+/// left).
+fn name_from_reply(reply: &str) -> Option<String> {
+    let cleaned: String = reply
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("-")
+        .chars()
+        .filter(|c| is_valid_name(&c.to_string()))
+        .take(40)
+        .collect();
+    (!cleaned.is_empty()).then_some(cleaned)
+}
+
+/// The name of an engine that gave none: its program's file name.
+fn fallback(spec: &EngineSpec) -> String {
+    Path::new(spec.argv.first().map_or("engine", |s| s.as_str()))
+        .file_name()
+        .map_or("engine".into(), |f| f.to_string_lossy().into_owned())
+}
+
+/// `base`, or `base-2`, `base-3`, … when an engine before has that name.
+fn unique_name(base: String, engines: &[EngineInfo]) -> String {
+    let mut name = base.clone();
+    let mut n = 2;
+    while engines.iter().any(|e| e.name == name) {
+        name = format!("{base}-{n}");
+        n += 1;
+    }
+    name
+}
+
 /// The engines of an `--in-process` run: the built-in bots by name, with
 /// the command a process of each would run. Nothing to start, so nothing
 /// to check.
@@ -240,13 +256,7 @@ pub(super) fn bot_engines(config: &Config) -> anyhow::Result<(Vec<EngineInfo>, V
     let mut engines: Vec<EngineInfo> = Vec::new();
     let mut kinds = Vec::new();
     for spec in &config.engines {
-        let base = spec.name.clone().unwrap_or_default();
-        let mut name = base.clone();
-        let mut n = 2;
-        while engines.iter().any(|e| e.name == name) {
-            name = format!("{base}-{n}");
-            n += 1;
-        }
+        let name = unique_name(spec.name.clone().unwrap_or_default(), &engines);
         engines.push(EngineInfo {
             name,
             command: spec.argv.clone(),
