@@ -3,7 +3,10 @@
 //! - [`convert`]: the referee's games as SGF and PSQ files (`--sgf-dir`,
 //!   `kinrow convert`).
 //! - [`files`]: input files read within bounds; outputs that must differ.
-//! - [`game`]: one game between two processes, every move checked.
+//! - [`game`]: a refereed game: its set-up, why it ended, its end.
+//! - `judge`: the verdict on every reply and the clocks, for both ways of
+//!   playing a game.
+//! - [`process`]: one game between two processes, every move checked.
 //! - [`in_process`]: one game between built-in bots on the referee's own
 //!   thread (`--in-process`), every move checked the same way.
 //! - [`merge`]: `referee merge`, the shards of a run into one report.
@@ -25,9 +28,11 @@ pub mod files;
 pub mod game;
 pub mod games_out;
 pub mod in_process;
+mod judge;
 pub mod merge;
 pub mod openings;
 mod players;
+pub mod process;
 mod progress;
 pub mod report;
 mod resume;

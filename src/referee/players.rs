@@ -4,8 +4,9 @@
 
 use super::books::Played;
 use super::engines::{ready, shutdown_all, Launcher};
-use super::game::{play_game, Cancelled, GameEnd, GameSetup, Reason};
+use super::game::{Cancelled, GameEnd, GameSetup, Reason};
 use super::in_process::{self, play_in_process};
+use super::process::play_game;
 use super::schedule::Job;
 use crate::bots::BotKind;
 use crate::client::{ClientError, EngineLink};

@@ -6,7 +6,7 @@
 //! Where things happen, for those who follow a run ([`Watcher`]):
 //! - a game starts in `worker`, which takes it off the schedule
 //!   ([`super::schedule`]);
-//! - its moves are played by [`super::game::play_game`] or
+//! - its moves are played by [`super::process::play_game`] or
 //!   [`super::in_process::play_in_process`], each checked on the referee's
 //!   board and then told to the watcher;
 //! - a finished game's bookkeeping (its record line, log lines, SGF file)
