@@ -101,7 +101,6 @@ fn a_watcher_hears_every_start_move_and_end() {
         progress_every: Duration::from_secs(30),
         in_process: true,
         shard: None,
-        serve: None,
     };
     let recorder = Recorder::default();
     let outcome =

@@ -4,6 +4,7 @@
 //! entered into under one lock: the records in one write, the counts, the
 //! SPRT's decision, the watcher and the progress display.
 
+use super::config::Config;
 use super::convert;
 use super::game::{GameEnd, Reason};
 use super::games_out::{
@@ -15,7 +16,6 @@ use super::say;
 use super::schedule::Job;
 use super::stats::{Sprt, SprtDecision};
 use super::watch::{GameOver, Standings, Watcher};
-use super::Config;
 use crate::records::RecordedGame;
 use crate::rules::Cell;
 use anyhow::Context;

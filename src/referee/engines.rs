@@ -3,8 +3,9 @@
 //! `--in-process` run, and the processes a worker starts for its games and
 //! lets go at its end.
 
+use super::config::Config;
 use super::report::EngineInfo;
-use super::{detail_text, is_valid_name, Config, EngineSpec};
+use super::{detail_text, is_valid_name, EngineSpec};
 use crate::bots::BotKind;
 use crate::client::{ClientError, EngineCommand, EngineLink, GomocupOptions, StderrTo};
 use anyhow::bail;
@@ -245,14 +246,8 @@ fn unique_name(base: String, engines: &[EngineInfo]) -> String {
 
 /// The engines of an `--in-process` run: the built-in bots by name, with
 /// the command a process of each would run. Nothing to start, so nothing
-/// to check.
-pub(super) fn bot_engines(config: &Config) -> anyhow::Result<(Vec<EngineInfo>, Vec<BotKind>)> {
-    if let Some(e) = config.engines.iter().find(|e| e.bot.is_none()) {
-        bail!(
-            "--in-process plays built-in bots only, and '{}' is a program",
-            crate::client::join_words(&e.argv)
-        );
-    }
+/// to check ([`Config::check`] made sure they are all bots).
+pub(super) fn bot_engines(config: &Config) -> (Vec<EngineInfo>, Vec<BotKind>) {
     let mut engines: Vec<EngineInfo> = Vec::new();
     let mut kinds = Vec::new();
     for spec in &config.engines {
@@ -264,5 +259,5 @@ pub(super) fn bot_engines(config: &Config) -> anyhow::Result<(Vec<EngineInfo>, V
         });
         kinds.extend(spec.bot);
     }
-    Ok((engines, kinds))
+    (engines, kinds)
 }

@@ -21,7 +21,9 @@
 //! - [`stats`]: the statistics as pure functions.
 //! - [`watch`]: the events of a running tournament, for those who watch.
 
+pub mod args;
 mod books;
+mod config;
 pub mod convert;
 mod engines;
 pub mod files;
@@ -43,6 +45,7 @@ pub mod stats;
 pub mod tournament;
 pub mod watch;
 
+pub use config::{Config, ConfigError};
 pub use games_out::PastGames;
 pub use openings::{
     default_opening_plies, parse_openings, random_opening, OpeningError, OpeningOrder,
@@ -54,9 +57,6 @@ pub use tournament::{run, RunOutcome};
 
 use crate::bots::BotKind;
 use crate::client::Dialect;
-use crate::rules::Geometry;
-use stats::Sprt;
-use std::path::PathBuf;
 use std::str::FromStr;
 use std::time::Duration;
 
@@ -132,93 +132,6 @@ pub fn detail_text(text: &str) -> String {
 /// A note for people on stderr, within 80 columns.
 pub fn say(text: &str) {
     eprintln!("{}", crate::cli::wrap_message(text));
-}
-
-/// A checked configuration for a run.
-#[derive(Clone, Debug)]
-pub struct Config {
-    /// Two or more engines.
-    pub engines: Vec<EngineSpec>,
-    /// Games per pairing (even).
-    pub games: u32,
-    /// Where the openings come from.
-    pub openings: OpeningSource,
-    pub geometry: Geometry,
-    /// Games played at once (at least 1).
-    pub concurrency: usize,
-    /// Told to engines with `set movetime` (Gomocup: `INFO timeout_turn`).
-    pub movetime_ms: Option<u64>,
-    /// A whole-game clock per side: engines are told what is left before
-    /// every move (`set timeleft`, Gomocup `INFO time_left`), and a side
-    /// whose clock runs out loses on time.
-    pub match_time_ms: Option<u64>,
-    /// No write to a Gomocup brain sooner than this after its answer.
-    pub write_gap: Duration,
-    /// One SGF file per finished game.
-    pub sgf_dir: Option<PathBuf>,
-    /// The hard deadline for every reply during games.
-    pub timeout: Duration,
-    /// The deadline for a fresh engine process's first answers (see
-    /// [`default_startup_timeout`]).
-    pub startup_timeout: Duration,
-    /// How long engines get to exit after `quit` before SIGKILL.
-    pub grace: Duration,
-    pub seed: u64,
-    /// Stop a two-engine match once decided.
-    pub sprt: Option<Sprt>,
-    /// The JSON summary.
-    pub json: Option<PathBuf>,
-    /// One JSON line per finished game, appended.
-    pub games_out: Option<PathBuf>,
-    /// The games already in `games_out`, read for `--resume`: checked
-    /// against this run, counted, and not played again.
-    pub resume: Option<PastGames>,
-    /// Engine stderr logs and the referee's own log.
-    pub log_dir: Option<PathBuf>,
-    /// Show progress: refreshed in place when stderr is a terminal, else a
-    /// line every [`Config::progress_every`].
-    pub progress: bool,
-    /// Serve a read-only page of the run here (`--serve`).
-    pub serve: Option<std::net::SocketAddr>,
-    /// How often a progress line is written when stderr is no terminal.
-    pub progress_every: Duration,
-    /// Play the built-in bots on the referee's threads, without processes.
-    pub in_process: bool,
-    /// Play only this slice of the schedule.
-    pub shard: Option<Shard>,
-}
-
-impl Config {
-    /// The run's files, to check before any game (see [`files`]).
-    pub fn files(&self) -> files::RunFiles<'_> {
-        files::RunFiles {
-            json: self.json.as_deref(),
-            games_out: self.games_out.as_deref(),
-            log_dir: self.log_dir.as_deref(),
-            sgf_dir: self.sgf_dir.as_deref(),
-            openings_file: match &self.openings {
-                OpeningSource::File { path, .. } => Some(path),
-                OpeningSource::Random { .. } => None,
-            },
-        }
-    }
-
-    /// The games in the run's schedule: every pairing of two engines plays
-    /// `games`.
-    pub fn total_games(&self) -> u64 {
-        let n = self.engines.len() as u64;
-        n * n.saturating_sub(1) / 2 * u64::from(self.games)
-    }
-
-    /// The games this session's schedule holds: the run's, or its shard's
-    /// (a bound for reading records; at most one pair more than an even
-    /// share).
-    pub fn session_games(&self) -> u64 {
-        match self.shard {
-            Some(s) => self.total_games().div_ceil(2 * u64::from(s.count())) * 2,
-            None => self.total_games(),
-        }
-    }
 }
 
 /// The default deadline: the move time plus a margin, else 10 s.

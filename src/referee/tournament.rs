@@ -17,6 +17,7 @@
 //!   in every 100 ms (Ctrl-C, progress).
 
 use super::books::{Batch, Bookkeeper, Books, Counts, BATCH_GAMES, BATCH_TIME};
+use super::config::Config;
 use super::engines::{bot_engines, check_engines, Launcher};
 use super::files::check_writable;
 use super::game::GameSetup;
@@ -29,10 +30,10 @@ use super::schedule::{GameSet, Schedule};
 use super::seeds::{derive_seed, Stream};
 use super::stats::SprtDecision;
 use super::watch::{GameStart, MovePlayed, Watcher};
-use super::{resume, say, Config};
+use super::{resume, say};
 use crate::bots::BotKind;
 use crate::rules::Cell;
-use anyhow::{bail, Context};
+use anyhow::Context;
 use std::borrow::Cow;
 use std::fs::{File, OpenOptions};
 use std::io::IsTerminal;
@@ -207,18 +208,8 @@ pub fn run(
     cancel: Arc<AtomicBool>,
     watcher: Option<&dyn Watcher>,
 ) -> anyhow::Result<RunOutcome> {
-    if config.engines.len() < 2 {
-        bail!("a tournament needs at least two engines");
-    }
-    if config.sprt.is_some() && config.engines.len() != 2 {
-        bail!("--sprt needs exactly two engines");
-    }
-    if config.sprt.is_some() && config.shard.is_some() {
-        bail!("--sprt and --shard: an SPRT match is played as one run");
-    }
-    if config.resume.is_some() && config.games_out.is_none() {
-        bail!("--resume needs --games-out: the records to resume from");
-    }
+    // A configuration built otherwise than from the flags is checked too.
+    config.check()?;
     let Prepared {
         plan,
         resumed,
@@ -307,7 +298,7 @@ struct Resumed {
 /// `--in-process` run's are its bots: nothing to start) and counts the
 /// games of earlier sessions.
 fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared> {
-    let bots = config.in_process.then(|| bot_engines(config)).transpose()?;
+    let bots = config.in_process.then(|| bot_engines(config));
     let (openings, games_out, log) = open_files(config)?;
     let (engines, kinds) = match bots {
         Some((engines, kinds)) => (engines, kinds),
