@@ -2,6 +2,10 @@
 //! by one, each with its own range. [`crate::referee::Config::from_args`]
 //! turns them into a checked run, with every rule between flags.
 
+// The flags' doc comments are their help text, brackets and all
+// (`[NAME=]`), which rustdoc would take for links.
+#![allow(rustdoc::broken_intra_doc_links)]
+
 use super::openings::OpeningOrder;
 use super::shard::{Shard, ShardError};
 use super::stats::Sprt;

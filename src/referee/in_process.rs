@@ -11,7 +11,7 @@
 //! its engines from game to game as it keeps its processes). The referee
 //! still checks every move on its own board, and every fault an engine
 //! process can make in-process is caught the same way, with the same
-//! verdicts ([`super::judge`]): a refusal, an illegal move, a reply later
+//! verdicts (`judge`): a refusal, an illegal move, a reply later
 //! than the deadline, and a panic (as a crash).
 
 use super::detail_text;

@@ -1,24 +1,40 @@
 //! The referee: tournaments between engine processes (DESIGN §4).
 //!
-//! - [`convert`]: the referee's games as SGF and PSQ files (`--sgf-dir`,
-//!   `kinrow convert`).
-//! - [`files`]: input files read within bounds; outputs that must differ.
+//! A run, from its flags to its report:
+//! - [`args`], `config` ([`Config`]): the flags, and the run they ask for,
+//!   checked once (every rule between flags, the records to resume from).
+//! - [`tournament`]: the run ([`run`]): prepared (files, engines, resumed
+//!   games), played on worker threads, reported; it hears nothing of how it
+//!   is watched but its [`watch::Watcher`].
+//! - `engines`: the start-up check of every engine, the bots of
+//!   `--in-process`, the processes a worker starts for its games.
+//! - `schedule`: which engines play each game, with which colours, in which
+//!   pair and round; a shard's games.
+//! - `players`: what a worker plays its games with (processes or bots).
+//! - `books`: a finished game's record, log lines and SGF file, and the
+//!   counts every game is entered into.
+//! - `progress`: the progress line on stderr.
+//!
+//! One game:
 //! - [`game`]: a refereed game: its set-up, why it ended, its end.
-//! - `judge`: the verdict on every reply and the clocks, for both ways of
-//!   playing a game.
 //! - [`process`]: one game between two processes, every move checked.
 //! - [`in_process`]: one game between built-in bots on the referee's own
 //!   thread (`--in-process`), every move checked the same way.
-//! - [`merge`]: `referee merge`, the shards of a run into one report.
-//! - [`openings`]: random openings and openings files.
+//! - `judge`: the clocks and the verdict on every reply, for both.
+//!
+//! Records, reports and what they rest on:
 //! - [`games_out`]: the game records of `--games-out`, written and read back
 //!   (for `--resume`).
-//! - [`tournament`]: start-up checks, scheduling over worker threads,
-//!   records, progress and Ctrl-C.
+//! - `resume`: records checked against a run and counted again.
+//! - [`merge`]: `referee merge`, the shards of a run into one report.
+//! - [`convert`]: the referee's games as SGF and PSQ files (`--sgf-dir`,
+//!   `kinrow convert`).
 //! - [`report`]: per-pairing tallies, the text report and the JSON summary.
+//! - [`stats`]: the statistics as pure functions.
+//! - [`openings`]: random openings and openings files.
 //! - [`seeds`]: the seeds of engines and openings, derived from the run's.
 //! - [`shard`]: `--shard I/N`, a slice of a run's schedule.
-//! - [`stats`]: the statistics as pure functions.
+//! - [`files`]: input files read within bounds; outputs that must differ.
 //! - [`watch`]: the events of a running tournament, for those who watch.
 
 pub mod args;

@@ -3,7 +3,7 @@
 //! Per ply the side to move gets `move R C` (the opponent's last move) and
 //! `genmove` in a single write, so a ply costs one pipe round trip. Every
 //! reply has a deadline; anything wrong ends the game as a loss for the
-//! engine at fault, with the reason ([`super::judge`] gives the verdicts).
+//! engine at fault, with the reason (`judge` gives the verdicts).
 
 use super::detail_text;
 use super::game::{Cancelled, GameEnd, GameSetup, Reason};

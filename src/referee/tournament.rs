@@ -1,17 +1,17 @@
 //! Running a tournament: the checks and files before any game, worker
-//! threads that each own their players ([`super::players`]: engine
+//! threads that each own their players (`players`: engine
 //! processes, or with `--in-process` the built-in bots themselves), and the
 //! report at the end.
 //!
 //! Where things happen, for those who follow a run ([`Watcher`]):
 //! - a game starts in `worker`, which takes it off the schedule
-//!   ([`super::schedule`]);
+//!   (`schedule`);
 //! - its moves are played by [`super::process::play_game`] or
 //!   [`super::in_process::play_in_process`], each checked on the referee's
 //!   board and then told to the watcher;
 //! - a finished game's bookkeeping (its record line, log lines, SGF file)
 //!   is done by the worker that played it; the worker hands its games in,
-//!   in batches, to the books ([`super::books`]), which write the records
+//!   in batches, to the books (`books`), which write the records
 //!   in one write per batch, count the results, decide the SPRT and tell
 //!   the watcher. No thread is woken per game: the main thread only looks
 //!   in every 100 ms (Ctrl-C, progress).
