@@ -245,3 +245,90 @@ impl Config {
         Ok(config)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        run: RunArgs,
+    }
+
+    fn config(args: &[&str]) -> Result<Config, ConfigError> {
+        let cli = Cli::try_parse_from(std::iter::once("referee").chain(args.iter().copied()))
+            .expect("flags that parse");
+        Config::from_args(cli.run, |b| vec!["kinrow".into(), b.name().into()])
+    }
+
+    fn usage(args: &[&str]) -> String {
+        match config(args) {
+            Err(ConfigError::Usage(m)) => m,
+            other => panic!("{args:?}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_flags_make_a_checked_run() {
+        let c = config(&["--bots", "random,blocking", "--games", "3", "--seed", "5"]).unwrap();
+        assert_eq!((c.games, c.seed), (4, 5));
+        let argv: Vec<_> = c.engines.iter().map(|e| e.argv.join(" ")).collect();
+        assert_eq!(argv, ["kinrow random", "kinrow blocking"]);
+        assert_eq!(c.check(), Ok(()));
+        // No engines: the four built-in bots.
+        assert_eq!(config(&[]).unwrap().engines.len(), BotKind::ALL.len());
+    }
+
+    #[test]
+    fn every_rule_between_flags_is_a_usage_error_said_once() {
+        assert_eq!(
+            usage(&["--bots", "random"]),
+            "a tournament needs at least two engines (--engine, --bots)"
+        );
+        assert_eq!(
+            usage(&["--bots", "random,blocking,minimax", "--sprt", "0,10"]),
+            "--sprt needs exactly two engines"
+        );
+        let program = usage(&["--bots", "random", "--engine", "x=./bot", "--in-process"]);
+        assert!(
+            program.starts_with("--in-process plays built-in bots only (--bots); 'x' is a program"),
+            "{program}"
+        );
+        let sharded = usage(&[
+            "--bots",
+            "random,blocking",
+            "--sprt",
+            "0,10",
+            "--shard",
+            "1/2",
+        ]);
+        assert!(
+            sharded.starts_with("--sprt and --shard: a sequential test"),
+            "{sharded}"
+        );
+        assert!(usage(&["--k", "9"]).starts_with("--k: "));
+    }
+
+    #[test]
+    fn a_run_whose_files_cannot_be_is_refused_before_it_starts() {
+        let dir = std::env::temp_dir();
+        let dir = dir.to_str().unwrap();
+        match config(&["--bots", "random,blocking", "--json", dir]) {
+            Err(ConfigError::CannotStart(m)) => assert!(m.contains("--json"), "{m}"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_config_built_otherwise_is_held_to_the_same_rules() {
+        let mut c = config(&["--bots", "random,blocking"]).unwrap();
+        c.engines.truncate(1);
+        let e = crate::referee::run(&c, Default::default(), None).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "a tournament needs at least two engines (--engine, --bots)"
+        );
+    }
+}
