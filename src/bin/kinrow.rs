@@ -133,7 +133,8 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .shape
                 .any_given()
                 .then(|| checked(&args.shape, Some("convert")));
-            let n = kinrow::records::convert_games(&args.games, args.to, &args.out, fallback)?;
+            let n =
+                kinrow::referee::convert::convert_games(&args.games, args.to, &args.out, fallback)?;
             eprintln!(
                 "kinrow convert: wrote {n} {} files to {}",
                 args.to.extension(),

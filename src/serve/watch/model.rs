@@ -9,9 +9,9 @@
 //! and build their JSON after releasing it, so a slow or stalled watcher
 //! costs the run nothing.
 
-use super::records::{one_based, GameResult};
-use super::report::{self, EngineInfo, PairingTally, RunInfo, Session, SprtStatus};
-use super::watch::{GameOver, GameStart, MovePlayed, Standings, Watcher};
+use crate::referee::games_out::{one_based, GameResult};
+use crate::referee::report::{self, EngineInfo, PairingTally, RunInfo, Session, SprtStatus};
+use crate::referee::watch::{GameOver, GameStart, MovePlayed, Standings, Watcher};
 use crate::rules::{Cell, Player};
 use serde::Serialize;
 use std::collections::{BTreeMap, VecDeque};

@@ -8,10 +8,16 @@
 //! copies the state under a short lock and writes outside it, with a write
 //! deadline: a watcher that stops reading is dropped, and the referee never
 //! waits for one.
+//!
+//! - [`model`]: the run as the page shows it ([`Live`]), kept by the
+//!   referee's threads through its `Watcher` door.
 
-use super::assets::{self, Asset};
-use super::http::{self, Request, Response};
-use crate::referee::live::Live;
+pub mod model;
+
+pub use model::Live;
+
+use crate::serve::assets::{self, Asset};
+use crate::serve::http::{self, Request, Response};
 use anyhow::Context;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
@@ -36,17 +42,17 @@ const PAGE: &[Asset] = &[
     Asset {
         path: "/",
         content_type: "text/html; charset=utf-8",
-        body: include_bytes!("page/watch.html"),
+        body: include_bytes!("../page/watch.html"),
     },
     Asset {
         path: "/watch.css",
         content_type: "text/css; charset=utf-8",
-        body: include_bytes!("page/watch.css"),
+        body: include_bytes!("../page/watch.css"),
     },
     Asset {
         path: "/watch.js",
         content_type: "text/javascript; charset=utf-8",
-        body: include_bytes!("page/watch.js"),
+        body: include_bytes!("../page/watch.js"),
     },
 ];
 

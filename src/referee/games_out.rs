@@ -109,7 +109,7 @@ impl RunLine {
     /// The run line of the run (or the shard) of `config`, with these
     /// engines and openings and `total_games` in its whole schedule.
     pub fn of(
-        config: &super::Config,
+        config: &super::config::Config,
         engines: &[EngineInfo],
         openings: &super::openings::Openings,
         total_games: usize,
