@@ -378,3 +378,34 @@ fn a_brain_is_refused_before_any_game_on_a_k_other_than_five() {
     );
     assert!(run.games.is_empty());
 }
+
+#[test]
+fn a_brain_that_answers_a_move_twice_is_charged_where_it_does() {
+    // The brain answers its third move request with two points, then would
+    // play on correctly. The game it does it in is its loss, a double
+    // answer, at its next turn (before, every later reply of the game came
+    // one request late, the game was recorded as an ordinary result, and
+    // the next game was charged). Each game has a fresh brain (a faulty
+    // process is replaced), which does it again.
+    let scratch = Scratch::new("gomocup-twice");
+    let engine = brain("gomo", "--twice-at 3");
+    let args = [
+        "--engine", &engine, "--bots", "random", "--board", "10x10", "--games", "2", "--seed", "3",
+    ];
+    let run = referee(&scratch, &args);
+    assert!(run.output.status.success(), "{}", run.stderr);
+    assert_eq!(run.games.len(), 2);
+    for game in &run.games {
+        assert_eq!(game["reason"], "malformed", "{game}");
+        assert_eq!(game["fault_by"], "gomo", "{game}");
+        let detail = game["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with("answered genmove twice: a second reply '= "),
+            "{game}"
+        );
+        // Two opening stones, the brain's three moves and the other side's
+        // three or four: charged at the brain's fourth turn, not later.
+        assert!(record_moves(game).len() <= 9, "{game}");
+    }
+    assert_no_leftovers(&scratch);
+}

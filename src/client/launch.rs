@@ -131,7 +131,7 @@ impl Launch<'_> {
         if let (SeatSpec::Engine(_), Some(ms)) = (spec, self.movetime) {
             // Not every engine has this option; one that refuses it plays at
             // its own pace.
-            let _ = seat.set_option("movetime", &ms.to_string());
+            let _ = seat.set_option("movetime", ms);
         }
         Ok((seat, name))
     }

@@ -232,6 +232,20 @@ impl EngineProcess {
             .map(|line| line.text)
     }
 
+    /// The next non-empty line of stdout if one is there now: buffered, or
+    /// arrived (one read that does not wait). For lines no request asked
+    /// for, looked for before the next request.
+    pub fn line_now(&mut self) -> Option<String> {
+        let inbox = self.stdout.as_mut()?;
+        if let Some(line) = inbox.next_line() {
+            return Some(line);
+        }
+        if inbox.eof || !inbox.fill() {
+            return None;
+        }
+        inbox.next_line()
+    }
+
     /// Counts a line the caller skipped (as [`EngineProcess::take_skipped`]
     /// reports them).
     pub fn skip_line(&mut self, line: String) {

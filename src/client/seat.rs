@@ -7,6 +7,7 @@
 
 use super::printable::{printable, quoted};
 use super::{ClientError, EngineLink, Response};
+use crate::protocol::{Command, MoveReply};
 use crate::rules::{Board, Cell, Geometry};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -22,20 +23,26 @@ pub struct Deadline {
 
 /// A request/response channel to one engine.
 pub trait Link {
-    /// Sends one request line and waits at most `deadline.wait` for its
+    /// Sends one request and waits at most `deadline.wait` for its
     /// response. An error says in plain words what went wrong with the
     /// engine (it exited, it was too slow, past which deadline); after an
     /// error the link is not used again.
-    fn request(&mut self, line: &str, deadline: Deadline) -> Result<Response, String>;
+    fn request(&mut self, request: &Command, deadline: Deadline) -> Result<Response, String>;
+
+    /// A response the engine wrote that no request asked for (it answered
+    /// its last request twice), if one is there now.
+    fn unasked(&mut self) -> Option<Response> {
+        None
+    }
 
     /// Asks the engine to end and gives it a moment to do so.
     fn quit(&mut self) {}
 }
 
 impl Link for EngineLink {
-    fn request(&mut self, line: &str, deadline: Deadline) -> Result<Response, String> {
-        EngineLink::request(self, line, deadline.wait).map_err(|e| {
-            let command = line.split_whitespace().next().unwrap_or(line);
+    fn request(&mut self, request: &Command, deadline: Deadline) -> Result<Response, String> {
+        EngineLink::request(self, request.clone(), deadline.wait).map_err(|e| {
+            let command = request.name();
             let what = match e {
                 ClientError::Timeout => format!(
                     "did not answer `{command}` within {} ({})",
@@ -52,6 +59,10 @@ impl Link for EngineLink {
                 None => what,
             }
         })
+    }
+
+    fn unasked(&mut self) -> Option<Response> {
+        self.unasked_reply()
     }
 
     fn quit(&mut self) {
@@ -108,8 +119,19 @@ impl EngineSeat {
         }
     }
 
-    fn request(&mut self, line: &str) -> Result<Response, EngineFault> {
-        self.link.request(line, self.deadline).map_err(EngineFault)
+    /// One request; a reply the engine wrote before it (to nothing) is a
+    /// fault here, so that no answer is ever taken for the next one's.
+    fn request(&mut self, request: &Command) -> Result<Response, EngineFault> {
+        if let Some(extra) = self.link.unasked() {
+            let mark = if extra.success { '=' } else { '?' };
+            return Err(EngineFault(format!(
+                "answered twice: a second reply '{mark} {}' came with no request",
+                clip_message(&extra.text)
+            )));
+        }
+        self.link
+            .request(request, self.deadline)
+            .map_err(EngineFault)
     }
 
     /// The first exchange with a freshly started engine, within `startup`
@@ -121,7 +143,10 @@ impl EngineSeat {
             wait: startup,
             option: "--startup-timeout",
         };
-        let reply = self.link.request("name", deadline).map_err(EngineFault)?;
+        let reply = self
+            .link
+            .request(&Command::Name, deadline)
+            .map_err(EngineFault)?;
         let name = reply.text.trim();
         Ok((reply.success && !name.is_empty()).then(|| quoted(name)))
     }
@@ -132,49 +157,50 @@ impl EngineSeat {
     }
 
     /// Sends a request that must succeed with an empty result.
-    fn expect_ok(&mut self, line: &str) -> Result<(), EngineFault> {
-        let reply = self.request(line)?;
+    fn expect_ok(&mut self, request: Command) -> Result<(), EngineFault> {
+        let reply = self.request(&request)?;
         if reply.success {
             Ok(())
         } else {
             Err(EngineFault(format!(
-                "refused `{line}`: {}",
+                "refused `{request}`: {}",
                 clip_message(&reply.text)
             )))
         }
     }
 
     /// Sets an engine option (`set NAME VALUE`).
-    pub fn set_option(&mut self, name: &str, value: &str) -> Result<(), EngineFault> {
-        self.expect_ok(&format!("set {name} {value}"))
+    pub fn set_option(&mut self, name: &str, value: impl fmt::Display) -> Result<(), EngineFault> {
+        self.expect_ok(Command::set(name, value))
     }
 
     /// Starts a game on an empty board of this shape.
     pub fn new_game(&mut self, geometry: Geometry) -> Result<(), EngineFault> {
-        self.expect_ok(&newgame_line(geometry))
+        self.expect_ok(Command::new_game(geometry))
     }
 
     /// Tells the engine about a move of the other side.
     pub fn tell(&mut self, cell: Cell) -> Result<(), EngineFault> {
-        self.expect_ok(&format!("move {cell}"))
+        self.expect_ok(Command::play(cell))
     }
 
     /// Asks the engine for its move (which it plays on its own board). The
-    /// cell is only parsed here; whether it is legal is the caller's to check.
+    /// cell is only read here; whether it is legal is the caller's to check.
     pub fn genmove(&mut self) -> Result<Cell, EngineFault> {
-        let reply = self.request("genmove")?;
+        let reply = self.request(&Command::GenMove)?;
         if !reply.success {
             return Err(EngineFault(format!(
                 "refused to move: {}",
                 clip_message(&reply.text)
             )));
         }
-        reply.text.parse::<Cell>().map_err(|_| {
-            EngineFault(format!(
+        match MoveReply::read(&reply.text) {
+            MoveReply::Cell(cell) => Ok(cell),
+            _ => Err(EngineFault(format!(
                 "answered '{}' to genmove, which is not a move",
                 quoted(reply.text.trim())
-            ))
-        })
+            ))),
+        }
     }
 
     /// Takes back `plies` moves so the engine's game is `board` again. Uses
@@ -182,7 +208,7 @@ impl EngineSeat {
     /// required) is brought back by replaying the game from `newgame`.
     pub fn take_back(&mut self, plies: usize, board: &Board) -> Result<(), EngineFault> {
         for _ in 0..plies {
-            if !self.request("undo")?.success {
+            if !self.request(&Command::Undo)?.success {
                 return self.replay(board);
             }
         }
@@ -197,11 +223,6 @@ impl EngineSeat {
         }
         Ok(())
     }
-}
-
-/// `newgame ROWS COLS K RULE` for a shape.
-pub fn newgame_line(g: Geometry) -> String {
-    format!("newgame {} {} {} {}", g.rows(), g.cols(), g.k(), g.rule())
 }
 
 /// An engine's failure text, shortened to one readable line that can't
@@ -229,8 +250,8 @@ mod tests {
     }
 
     impl Link for Script {
-        fn request(&mut self, line: &str, _d: Deadline) -> Result<Response, String> {
-            self.sent.borrow_mut().push(line.to_string());
+        fn request(&mut self, request: &Command, _d: Deadline) -> Result<Response, String> {
+            self.sent.borrow_mut().push(request.to_string());
             self.replies
                 .pop_front()
                 .unwrap_or_else(|| Err("stopped: its output closed".into()))
@@ -294,6 +315,40 @@ mod tests {
         let err = e.new_game(Geometry::TIC_TAC_TOE).unwrap_err().0;
         assert_eq!(err, "refused `newgame 3 3 3 free`: unacceptable size: no");
         assert_eq!(e.genmove().unwrap_err().0, "stopped: its output closed");
+    }
+
+    /// A link whose engine wrote `extra` after its last answer.
+    struct Twice {
+        extra: Option<Response>,
+    }
+
+    impl Link for Twice {
+        fn request(&mut self, _: &Command, _d: Deadline) -> Result<Response, String> {
+            Ok(Response {
+                success: true,
+                id: None,
+                text: "3 3".into(),
+            })
+        }
+        fn unasked(&mut self) -> Option<Response> {
+            self.extra.take()
+        }
+    }
+
+    #[test]
+    fn a_second_answer_is_a_fault_before_the_next_request() {
+        let extra = Response {
+            success: true,
+            id: None,
+            text: "1 2".into(),
+        };
+        let link = Twice { extra: Some(extra) };
+        let mut e = EngineSeat::new(Box::new(link), Duration::from_secs(1));
+        assert_eq!(
+            e.genmove().unwrap_err().0,
+            "answered twice: a second reply '= 1 2' came with no request"
+        );
+        assert_eq!(e.genmove().unwrap(), Cell::new(2, 2));
     }
 
     #[test]

@@ -315,6 +315,7 @@ mod tests {
     use crate::client::Response;
     use crate::client::{Deadline, Link};
     use crate::play::render::Style;
+    use crate::protocol::Command;
     use crate::rules::{Cell, Geometry};
 
     /// An engine that always answers with the first free cell in row-major
@@ -322,7 +323,8 @@ mod tests {
     struct FirstFree(Board);
 
     impl Link for FirstFree {
-        fn request(&mut self, line: &str, _d: Deadline) -> Result<Response, String> {
+        fn request(&mut self, request: &Command, _d: Deadline) -> Result<Response, String> {
+            let line = request.to_string();
             let words: Vec<&str> = line.split_whitespace().collect();
             let ok = |text: String| {
                 Ok(Response {

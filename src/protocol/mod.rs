@@ -25,4 +25,4 @@ pub use command::{
 pub use error::{ErrorKind, ProtocolError};
 pub use names::{CommandNames, GTP_ADMIN};
 pub use reader::{read_line_bounded, read_line_ending, LineRead, MAX_LINE};
-pub use response::write_response;
+pub use response::{write_response, MoveReply};

@@ -8,6 +8,7 @@ use super::report::EngineInfo;
 use super::{detail_text, is_valid_name, EngineSpec};
 use crate::bots::BotKind;
 use crate::client::{ClientError, EngineCommand, EngineLink, GomocupOptions, StderrTo};
+use crate::protocol::Command;
 use anyhow::bail;
 use std::fs::File;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -66,7 +67,7 @@ impl Launcher<'_> {
 /// program — an interpreter loading, a brain reading its files — is not
 /// counted against its first move.
 pub(super) fn ready(mut p: EngineLink, timeout: Duration) -> Result<EngineLink, ClientError> {
-    p.request("protocol_version", timeout)?;
+    p.request(Command::ProtocolVersion, timeout)?;
     Ok(p)
 }
 
@@ -153,13 +154,11 @@ fn probe(
     let deadline = Instant::now() + config.startup_timeout;
     let ms = config.startup_timeout.as_millis();
     let result = (|| {
-        p.send(&format!(
-            "protocol_version\nname\nnewgame {} {} {} {}\n",
-            g.rows(),
-            g.cols(),
-            g.k(),
-            g.rule()
-        ))
+        p.send(&[
+            Command::ProtocolVersion,
+            Command::Name,
+            Command::new_game(g),
+        ])
         .map_err(|e| e.to_string())?;
         let mut name = None;
         for what in ["protocol_version", "name", "newgame"] {

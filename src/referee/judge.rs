@@ -10,6 +10,7 @@
 
 use super::detail_text;
 use super::game::{Cancelled, GameEnd, GameSetup, Reason};
+use crate::protocol::MoveReply;
 use crate::rules::{Board, Cell, Player};
 use std::time::{Duration, Instant};
 
@@ -161,25 +162,23 @@ impl<'b> Judge<'b> {
     /// A reply's text as a cell: a row and a column off the board are an
     /// illegal move, anything else that is no cell is malformed.
     fn read_cell(&self, text: &str) -> Result<Cell, Stop> {
-        text.trim().parse::<Cell>().map_err(|_| {
-            let g = self.board.geometry();
-            if is_row_and_column(text) {
-                Stop::Fault(
-                    Reason::Illegal,
-                    format!(
-                        "{} is off the {}x{} board",
-                        detail_text(text.trim()),
-                        g.rows(),
-                        g.cols()
-                    ),
-                )
-            } else {
-                Stop::Fault(
-                    Reason::Malformed,
-                    format!("genmove reply '{}'", detail_text(text)),
-                )
-            }
-        })
+        let g = self.board.geometry();
+        match MoveReply::read(text) {
+            MoveReply::Cell(cell) => Ok(cell),
+            MoveReply::OffBoard => Err(Stop::Fault(
+                Reason::Illegal,
+                format!(
+                    "{} is off the {}x{} board",
+                    detail_text(text.trim()),
+                    g.rows(),
+                    g.cols()
+                ),
+            )),
+            MoveReply::NotAMove => Err(Stop::Fault(
+                Reason::Malformed,
+                format!("genmove reply '{}'", detail_text(text)),
+            )),
+        }
     }
 
     /// The game's end: played out (`Ok(winner)`, `None` for a draw), or
@@ -198,32 +197,10 @@ impl<'b> Judge<'b> {
     }
 }
 
-/// Whether a `genmove` reply that is not a cell is still a row and a column
-/// — two whole numbers, such as `0 0` or `99999999999 1` — and so a move off
-/// the board (illegal) rather than a reply that isn't a move (malformed).
-fn is_row_and_column(text: &str) -> bool {
-    let words: Vec<&str> = text.split_whitespace().collect();
-    words.len() == 2
-        && words.iter().all(|w| {
-            let digits = w.strip_prefix(['-', '+']).unwrap_or(w);
-            !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
-        })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rules::Geometry;
-
-    #[test]
-    fn numbers_off_any_board_are_still_a_row_and_a_column() {
-        for text in ["0 0", "99999999999 1", " -1\t2 ", "+3 0"] {
-            assert!(is_row_and_column(text), "{text:?}");
-        }
-        for text in ["", "2", "2 2 2", "2 2 extra", "a b", "1.5 2", "- 2", "2,2"] {
-            assert!(!is_row_and_column(text), "{text:?}");
-        }
-    }
 
     fn setup(match_time: Option<Duration>) -> GameSetup<'static> {
         GameSetup {

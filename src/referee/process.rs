@@ -9,8 +9,9 @@ use super::detail_text;
 use super::game::{Cancelled, GameEnd, GameSetup, Reason};
 use super::judge::{Judge, Reply, Stop};
 use crate::client::{ClientError, EngineLink, Response};
+use crate::protocol::{Command, MoveReply};
 use crate::rules::{Board, Cell, Player};
-use std::fmt::Write as _;
+use std::fmt::Display;
 use std::time::{Duration, Instant};
 
 impl From<ClientError> for Stop {
@@ -25,15 +26,22 @@ impl From<ClientError> for Stop {
     }
 }
 
-/// Reads one reply that must be a success (for `newgame`, `set` and
-/// `move`). A success that is a move (other than the echo of the move
-/// told) is a reply out of step: a second answer to the engine's last
-/// `genmove`, which every later reply would follow one place late.
-fn expect_ok(engine: &mut EngineLink, deadline: Instant, what: &str) -> Result<(), Stop> {
+/// Reads the reply to `request`, which must be a success (`newgame`, `set`,
+/// `move`); `what` names it in a fault. A success that is a move (other
+/// than the echo of the move told) is a reply out of step: a second answer
+/// to the engine's last `genmove`, which every later reply would follow
+/// one place late.
+fn expect_ok(
+    engine: &mut EngineLink,
+    deadline: Instant,
+    request: &Command,
+    what: &dyn Display,
+) -> Result<(), Stop> {
     let r = engine.read_response(deadline)?;
     let text = r.text.trim();
-    let echo = what.strip_prefix("move ") == Some(text);
-    if r.success && text.parse::<Cell>().is_ok() && !echo {
+    let reply = MoveReply::read(text);
+    let echo = matches!(reply, MoveReply::Cell(cell) if *request == Command::play(cell));
+    if r.success && matches!(reply, MoveReply::Cell(_)) && !echo {
         return Err(Stop::Fault(
             Reason::Malformed,
             format!(
@@ -69,37 +77,27 @@ fn unasked(engine: &mut EngineLink) -> Option<Stop> {
 
 /// The requests of one side's set-up: `newgame`, `set seed`, `set
 /// movetime`, the opening's moves.
-fn setup_text(setup: &GameSetup<'_>, side: Player) -> String {
-    let geo = setup.geometry;
-    let mut text = String::with_capacity(128);
-    let _ = writeln!(
-        text,
-        "newgame {} {} {} {}",
-        geo.rows(),
-        geo.cols(),
-        geo.k(),
-        geo.rule()
-    );
-    let _ = writeln!(text, "set seed {}", setup.seeds[side.index()]);
+fn setup_requests(setup: &GameSetup<'_>, side: Player) -> Vec<Command> {
+    let mut requests = Vec::with_capacity(4 + setup.opening.len());
+    requests.push(Command::new_game(setup.geometry));
+    requests.push(Command::set_seed(setup.seeds[side.index()]));
     if let Some(ms) = setup.movetime_ms {
-        let _ = writeln!(text, "set movetime {ms}");
+        requests.push(Command::set_movetime(Duration::from_millis(ms)));
     }
-    for cell in setup.opening {
-        let _ = writeln!(text, "move {cell}");
-    }
-    text
+    requests.extend(setup.opening.iter().map(|&cell| Command::play(cell)));
+    requests
 }
 
-/// The requests of a turn, after what `buf` holds: the opponent's move
-/// (`told`), what is left on the clock (`left`), and `genmove`.
-fn push_turn(buf: &mut String, told: Option<Cell>, left: Option<Duration>) {
+/// The requests of a turn, after what `requests` holds: the opponent's
+/// move (`told`), what is left on the clock (`left`), and `genmove`.
+fn push_turn(requests: &mut Vec<Command>, told: Option<Cell>, left: Option<Duration>) {
     if let Some(cell) = told {
-        let _ = writeln!(buf, "move {cell}");
+        requests.push(Command::play(cell));
     }
     if let Some(left) = left {
-        let _ = writeln!(buf, "set timeleft {}", left.as_millis());
+        requests.push(Command::set_time_left(left));
     }
-    buf.push_str("genmove\n");
+    requests.push(Command::GenMove);
 }
 
 /// Reads the replies to a set-up (`newgame`, `set seed`, `set movetime`,
@@ -109,13 +107,19 @@ fn read_setup(
     setup: &GameSetup<'_>,
     deadline: Instant,
 ) -> Result<(), Stop> {
-    expect_ok(engine, deadline, "newgame")?;
+    expect_ok(
+        engine,
+        deadline,
+        &Command::new_game(setup.geometry),
+        &"newgame",
+    )?;
     for _ in 0..1 + usize::from(setup.movetime_ms.is_some()) {
         // `set` may be refused (the engine has no such option).
         engine.read_response(deadline)?;
     }
-    for cell in setup.opening {
-        expect_ok(engine, deadline, &format!("move {cell}"))?;
+    for &cell in setup.opening {
+        let request = Command::play(cell);
+        expect_ok(engine, deadline, &request, &request)?;
     }
     Ok(())
 }
@@ -132,7 +136,7 @@ struct Setups {
     /// When each set-up was sent.
     sent_at: [Instant; 2],
     /// The second mover's set-up, until its first turn.
-    held: [Option<String>; 2],
+    held: [Option<Vec<Command>>; 2],
     /// The first side that could not be sent its set-up, and why.
     failed: Option<(Player, Stop)>,
 }
@@ -150,13 +154,13 @@ impl Setups {
         };
         for side in [first, first.other()] {
             let i = side.index();
-            let mut text = setup_text(setup, side);
+            let mut requests = setup_requests(setup, side);
             if side != first {
-                setups.held[i] = Some(text);
+                setups.held[i] = Some(requests);
                 continue;
             }
             if !board.is_over() {
-                push_turn(&mut text, None, setup.match_time);
+                push_turn(&mut requests, None, setup.match_time);
             }
             if let Some(stop) = unasked(engines[i]) {
                 setups.pending[i] = false;
@@ -164,7 +168,7 @@ impl Setups {
                 continue;
             }
             setups.sent_at[i] = Instant::now();
-            if let Err(e) = engines[i].send(&text) {
+            if let Err(e) = engines[i].send(&requests) {
                 setups.pending[i] = false;
                 setups.failed.get_or_insert((side, Stop::from(e)));
             }
@@ -202,11 +206,11 @@ impl Setups {
 struct Turn<'t> {
     /// The turn's requests, to be written (`None`: they went out with the
     /// set-up).
-    write: Option<&'t str>,
+    write: Option<&'t [Command]>,
     /// The set-up's replies are still to be read.
     settle: bool,
-    /// A `move` was told.
-    told: bool,
+    /// The move told.
+    told: Option<Cell>,
     /// A `set timeleft` was sent.
     timeleft: bool,
 }
@@ -218,17 +222,17 @@ fn exchange(
     turn: &Turn<'_>,
     deadline: Instant,
 ) -> Result<Response, Stop> {
-    if let Some(text) = turn.write {
+    if let Some(requests) = turn.write {
         if let Some(stop) = unasked(engine) {
             return Err(stop);
         }
-        engine.send(text)?;
+        engine.send(requests)?;
     }
     if turn.settle {
         read_setup(engine, setup, deadline)?;
     }
-    if turn.told {
-        expect_ok(engine, deadline, "move")?;
+    if let Some(cell) = turn.told {
+        expect_ok(engine, deadline, &Command::play(cell), &"move")?;
     }
     if turn.timeleft {
         // `set timeleft` may be refused: the engine plays on.
@@ -256,7 +260,7 @@ pub fn play_game(
     let mut board = Board::new(setup.geometry);
     let mut judge = Judge::new(&mut board, setup);
     let mut setups = Setups::send(&mut engines, setup, judge.board());
-    let mut buf = String::with_capacity(256);
+    let mut buf: Vec<Command> = Vec::with_capacity(8);
     let mut ply = 0usize;
     let result = loop {
         if let Some(f) = setups.failed.take() {
@@ -275,16 +279,16 @@ pub fn play_game(
         } else {
             buf.clear();
             if let Some(held) = setups.held[side.index()].take() {
-                buf.push_str(&held);
+                buf.extend(held);
             }
             push_turn(&mut buf, told, left);
             Instant::now()
         };
         ply += 1;
         let turn = Turn {
-            write: (ply > 1).then_some(buf.as_str()),
+            write: (ply > 1).then_some(buf.as_slice()),
             settle: std::mem::take(&mut setups.pending[side.index()]),
-            told: told.is_some(),
+            told,
             timeleft: left.is_some(),
         };
         let reply = exchange(engine, setup, &turn, judge.deadline(side, start));

@@ -536,6 +536,7 @@ mod tests {
     use super::*;
     use crate::client::Response;
     use crate::client::{Deadline, Link};
+    use crate::protocol::Command;
     use crate::rules::{Cell, Geometry, Rule};
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -547,8 +548,9 @@ mod tests {
     }
 
     impl Link for Recorder {
-        fn request(&mut self, line: &str, _: Deadline) -> Result<Response, String> {
-            self.log.borrow_mut().push(line.to_string());
+        fn request(&mut self, request: &Command, _: Deadline) -> Result<Response, String> {
+            let line = request.to_string();
+            self.log.borrow_mut().push(line.clone());
             let success = self.knows_undo || line != "undo";
             Ok(Response {
                 success,
