@@ -130,6 +130,26 @@ impl Books<'_> {
         }
     }
 
+    /// At the end of a session that entered no game (a shard with no
+    /// pairs, a run stopped before its first game): the run line all the
+    /// same when the file has none, so that every records file says which
+    /// run it belongs to (`referee merge` and `--resume` read it).
+    pub fn close(&mut self, file_has_run_line: bool) {
+        let (Some(out), Some(line)) = (self.games_out.as_mut(), self.run_line.take()) else {
+            return;
+        };
+        if file_has_run_line {
+            return;
+        }
+        if let Err(e) = out.write_all(line.as_bytes()).and_then(|()| out.flush()) {
+            self.progress.clear();
+            say(&format!(
+                "referee: cannot write the run line to --games-out: {e}"
+            ));
+            self.write_errors.push(format!("the run line: {e}"));
+        }
+    }
+
     /// Enters a worker's batch of finished games: records in one write,
     /// then the counts. Returns true when the SPRT has decided.
     pub fn enter(&mut self, batch: &Batch, watcher: Option<&dyn Watcher>) -> bool {

@@ -538,6 +538,8 @@ fn report(
 ) -> anyhow::Result<RunOutcome> {
     let config = head.config;
     let engines = &head.plan.engines;
+    let mut books = books;
+    books.close(config.resume.as_ref().is_some_and(|p| !p.runs.is_empty()));
     let Books {
         counts,
         mut write_errors,
