@@ -409,3 +409,29 @@ fn a_brain_that_answers_a_move_twice_is_charged_where_it_does() {
     }
     assert_no_leftovers(&scratch);
 }
+
+#[test]
+fn a_brain_on_a_board_without_five_is_refused_in_words() {
+    // 3x3 was refused as "refused protocol_version" (the brain had answered
+    // START 3 with ERROR); it now gets the words 5x5 k4 got.
+    for (board, k) in [("3x3", "3"), ("5x5", "4")] {
+        let scratch = Scratch::new("gomocup-no-five");
+        let engine = brain("gomo", "");
+        let run = referee(
+            &scratch,
+            &[
+                "--engine", &engine, "--bots", "random", "--board", board, "--k", k,
+            ],
+        );
+        assert_eq!(run.output.status.code(), Some(1), "{}", run.stderr);
+        let said = run.stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            said.contains(&format!(
+                "refused the board ({board} k{k} free): unacceptable size: Gomocup brains play \
+                 five in a row, not {k} (the protocol has no K)"
+            )),
+            "{said}"
+        );
+        assert_no_leftovers(&scratch);
+    }
+}

@@ -386,10 +386,12 @@ impl GomocupLink {
         process: &mut EngineProcess,
         deadline: Instant,
     ) -> Result<Result<(), String>, ClientError> {
-        if self.started.is_some() {
+        let g = self.options.board;
+        // Not on a board it cannot play: `newgame` says why in words (a
+        // brain's refusal of START 3 would say only that it refused).
+        if self.started.is_some() || g.k() != 5 {
             return Ok(Ok(()));
         }
-        let g = self.options.board;
         Ok(self
             .start(process, g.rows(), g.cols(), deadline)?
             .map(|_| ()))
