@@ -3,6 +3,7 @@
 //! into the report, summary and records of the one run.
 
 mod referee_common;
+mod skip;
 
 use referee_common::*;
 use serde_json::Value;
@@ -470,7 +471,11 @@ fn progress_is_redrawn_in_place_on_a_terminal() {
         .output()
         .is_err()
     {
-        eprintln!("no `script`: skipped");
+        skip::skip_loudly(
+            "the progress line redrawn on a terminal",
+            "no `script` (util-linux)",
+            "apt-get install -y bsdutils",
+        );
         return;
     }
     let referee = assert_cmd::cargo::cargo_bin("referee");

@@ -9,6 +9,7 @@
 
 mod referee_common;
 mod serve_common;
+mod skip;
 mod webdriver;
 
 use kinrow::bots::{BotKind, Limits};

@@ -44,7 +44,7 @@ enum Command {
     /// Play in the terminal: people against people, bots or any engine.
     Play(PlayArgs),
     /// Prove the value of a position: who wins, in how many plies, and how.
-    Solve(kinrow::solve::SolveArgs),
+    Solve(kinrow::solve_cli::SolveArgs),
     /// Play in the browser: a local web page, served by this program.
     Serve(ServeArgs),
     /// Turn a referee's --games-out records (JSON lines) into SGF or
@@ -120,7 +120,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                     .error(ErrorKind::ValueValidation, format!("{e:#}"))
                     .exit();
             }
-            return kinrow::solve::run(args);
+            return kinrow::solve_cli::run(args);
         }
         Some(Command::Serve(args)) => {
             if let Err(e) = args.check() {

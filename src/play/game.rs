@@ -7,7 +7,7 @@ use super::render::{cell_number_guide, paint, render};
 use super::setup::Describe;
 use crate::client::{EngineFault, EngineSeat};
 use crate::rules::{Board, Outcome, Player};
-use crate::solve::analysis_map;
+use crate::solver::analysis_map;
 use crate::solver::{Budget, Solver};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;

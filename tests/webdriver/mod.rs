@@ -42,13 +42,11 @@ fn find_program(env: &str, names: &[&str]) -> Option<PathBuf> {
 
 /// Says, past the test harness's capture, that browser tests were skipped.
 pub fn skip_loudly(why: &str) {
-    let banner = "!".repeat(78);
-    let text = format!(
-        "\n{banner}\n!! BROWSER TESTS SKIPPED: {why}\n!! Install them with: apt-get install -y \
-         chromium chromium-driver (.ci/run does)\n{banner}\n"
+    crate::skip::skip_loudly(
+        "the browser tests",
+        why,
+        "apt-get install -y chromium chromium-driver",
     );
-    // Straight to the file descriptor: the harness captures eprintln!.
-    let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
 /// One browser at a time in a test process: a browser's end reaps every

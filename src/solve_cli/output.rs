@@ -2,12 +2,12 @@
 //! programs, and the map of move values (also shown by `kinrow play`).
 
 use crate::rules::{Board, Cell};
-use crate::solver::{Analysis, Report, Value};
+use crate::solver::{analysis_map, Analysis, Report, Value};
 use serde_json::json;
 use std::fmt::Write;
 
 /// Everything found about one position.
-pub struct Outcome {
+pub struct Findings {
     pub board: Board,
     pub report: Report,
     /// The principal line from the position (when the value is proved).
@@ -22,9 +22,9 @@ pub struct Outcome {
     pub interrupted: bool,
 }
 
-impl Outcome {
-    pub fn new(board: &Board, report: Report) -> Outcome {
-        Outcome {
+impl Findings {
+    pub fn new(board: &Board, report: Report) -> Findings {
+        Findings {
             board: board.clone(),
             report,
             line: Vec::new(),
@@ -161,40 +161,6 @@ fn split(v: Option<Value>) -> (&'static str, Option<u32>) {
         Some(Value::Loss(n)) => ("loss", Some(n)),
         None => ("unknown", None),
     }
-}
-
-/// The board with each legal move's value for the side to move (`W9`, `D`,
-/// `L12`, `?` not proved) and the stones, with a legend line first.
-pub fn analysis_map(board: &Board, analysis: &Analysis) -> String {
-    let g = board.geometry();
-    let me = board.to_move();
-    let mut s = format!(
-        "values of {me}'s moves (W: {me} wins, D: draw, L: {me} loses; N: plies to the winning stone):\n"
-    );
-    let width = 5;
-    let _ = write!(s, "    ");
-    for c in 1..=g.cols() {
-        let _ = write!(s, "{c:>width$}");
-    }
-    s.push('\n');
-    for r in 0..g.rows() {
-        let _ = write!(s, "{:>4}", r + 1);
-        for c in 0..g.cols() {
-            let cell = Cell::new(r as u8, c as u8);
-            let mark = match board.stone_at(cell) {
-                Some(p) => p.letter().to_string(),
-                None => analysis
-                    .moves
-                    .iter()
-                    .find(|(m, _)| *m == cell)
-                    .and_then(|(_, v)| v.map(Value::short))
-                    .unwrap_or_else(|| "?".to_string()),
-            };
-            let _ = write!(s, "{mark:>width$}");
-        }
-        s.push('\n');
-    }
-    s
 }
 
 /// `1234567` as `1 234 567`.

@@ -20,7 +20,7 @@ pub struct Window {
 }
 
 /// Per-shape tables.
-pub struct Shape {
+pub struct Layout {
     pub geometry: Geometry,
     pub cells: usize,
     pub k: u32,
@@ -41,9 +41,9 @@ pub struct Shape {
     keys: Vec<[[u64; 2]; 8]>,
 }
 
-impl Shape {
+impl Layout {
     /// The tables of a shape; `None` when the board has more than 64 cells.
-    pub fn new(geometry: Geometry) -> Option<Shape> {
+    pub fn new(geometry: Geometry) -> Option<Layout> {
         let (rows, cols) = (geometry.rows(), geometry.cols());
         let cells = rows * cols;
         if cells > MAX_CELLS {
@@ -112,7 +112,7 @@ impl Shape {
                 k
             })
             .collect();
-        Some(Shape {
+        Some(Layout {
             geometry,
             cells,
             k: geometry.k() as u32,
@@ -158,8 +158,8 @@ mod tests {
     use super::*;
     use crate::rules::Rule;
 
-    fn shape(r: u32, c: u32, k: u32, rule: Rule) -> Shape {
-        Shape::new(Geometry::new(r, c, k, rule).unwrap()).unwrap()
+    fn shape(r: u32, c: u32, k: u32, rule: Rule) -> Layout {
+        Layout::new(Geometry::new(r, c, k, rule).unwrap()).unwrap()
     }
 
     #[test]
@@ -168,7 +168,7 @@ mod tests {
         assert_eq!(shape(7, 7, 5, Rule::Free).windows.len(), 60);
         assert_eq!(shape(3, 3, 1, Rule::Free).windows.len(), 9);
         assert_eq!(shape(8, 8, 5, Rule::Free).windows.len(), 96);
-        assert!(Shape::new(Geometry::new(9, 8, 4, Rule::Free).unwrap()).is_none());
+        assert!(Layout::new(Geometry::new(9, 8, 4, Rule::Free).unwrap()).is_none());
         let s = shape(4, 6, 4, Rule::Exact);
         assert_eq!(s.symmetries, 4);
         for sym in 0..4 {

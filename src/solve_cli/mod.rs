@@ -18,7 +18,7 @@ use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
 
-pub use output::{analysis_map, Outcome};
+pub use output::Findings;
 
 /// Options of `kinrow solve`.
 #[derive(Args, Debug, Clone, Default)]
@@ -182,7 +182,7 @@ pub fn run(args: SolveArgs) -> anyhow::Result<()> {
         progress: Some(&mut show),
     };
     let report = solver.solve(&board, budget).context("solving")?;
-    let mut outcome = Outcome::new(&board, report);
+    let mut outcome = Findings::new(&board, report);
     let budget = |progress| Budget {
         deadline,
         stop: Some(stop),
