@@ -57,7 +57,7 @@ struct Args {
     /// The kinrow binary for round trips (skipped when absent).
     #[arg(long)]
     kinrow: Option<PathBuf>,
-    /// The compiled ../shared/bench/pipe-limit.rs, for the floor.
+    /// The compiled scripts/bench/pipe-limit.rs, for the floor.
     #[arg(long)]
     pipe_limit: Option<PathBuf>,
     /// Round trips per measurement, over all rounds.

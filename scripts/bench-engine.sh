@@ -3,7 +3,7 @@
 # (3x3 k3 and 15x15 k5, against OpenSpiel 2.0.2's C++ loop as measured on the
 # development VM: 0.72 M and 10,000 per CPU-second), then protocol round
 # trips per second through target/release/kinrow next to the pipe floor that
-# ../shared/bench/pipe-limit.rs measures, both pinned to CPU 0 and both
+# scripts/bench/pipe-limit.rs measures, both pinned to CPU 0 and both
 # unpinned. Prints figures; asserts nothing (machines here are shared and noisy).
 #
 # Usage: scripts/bench-engine.sh [extra options for examples/bench-engine.rs]
@@ -12,7 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pipe_limit_src=${PIPE_LIMIT_SRC:-../shared/bench/pipe-limit.rs}
+pipe_limit_src=${PIPE_LIMIT_SRC:-scripts/bench/pipe-limit.rs}
 cargo build --release --quiet --bin kinrow --example bench-engine
 bench=target/release/examples/bench-engine
 pipe_opts=(--kinrow target/release/kinrow)

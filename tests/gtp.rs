@@ -71,7 +71,7 @@ fn vertices(answer: &str) -> Vec<String> {
 
 #[test]
 fn the_player_startup_of_gogui() {
-    // GOGUI.md §4, in GoGui's order; komi is listed, so it comes too.
+    // What GoGui sends the player (docs/gui.md), in its order; komi is listed, so it comes too.
     let got = gtp(
         &GOMOKU,
         &lines(&[
@@ -101,7 +101,7 @@ fn the_player_startup_of_gogui() {
     assert_eq!(got[1], "= 2");
     assert_eq!(got[2], format!("= {}", env!("CARGO_PKG_VERSION")));
     let listed: Vec<&str> = got[3].trim_start_matches("= ").lines().collect();
-    // The checklist of GOGUI.md §6, item 1.
+    // Every command GoGui needs listed.
     for needed in [
         "protocol_version",
         "name",
@@ -130,7 +130,7 @@ fn the_player_startup_of_gogui() {
 
 #[test]
 fn the_ruler_startup_of_gogui() {
-    // GOGUI.md §2: the ruler never gets boardsize; its size comes from the
+    // docs/gui.md: the ruler never gets boardsize; its size comes from the
     // command line.
     let mut requests = lines(&[
         "list_commands",
@@ -172,7 +172,7 @@ fn the_ruler_startup_of_gogui() {
     assert_eq!(got[16], "= kinrow");
 }
 
-/// GoGui's ruler traffic after each move (GOGUI.md §2): clear_board, the
+/// GoGui's ruler traffic after each move (docs/gui.md): clear_board, the
 /// whole game as `play`, then the queries, the side to move once per move.
 fn resync(game: &[String]) -> Vec<String> {
     let mut r = vec!["clear_board".to_string()];
@@ -303,7 +303,7 @@ fn a_whole_game_with_gogui_replaying_it_into_the_ruler() {
 
 #[test]
 fn a_human_click_back_and_new_game() {
-    // GOGUI.md §2 and §4: a click is checked with legal_moves and
+    // docs/gui.md: a click is checked with legal_moves and
     // side_to_move; Back is `undo`; New Game is boardsize + clear_board.
     let got = gtp(
         &["--board", "3x3", "--k", "3", "--bot", "minimax"],
