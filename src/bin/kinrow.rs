@@ -133,10 +133,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .shape
                 .any_given()
                 .then(|| checked(&args.shape, Some("convert")));
-            let n =
+            let done =
                 kinrow::referee::convert::convert_games(&args.games, args.to, &args.out, fallback)?;
+            for (line, name) in &done.renamed {
+                eprintln!("kinrow convert: line {line} is a game seen before: written as {name}");
+            }
             eprintln!(
-                "kinrow convert: wrote {n} {} files to {}",
+                "kinrow convert: wrote {} {} files to {}",
+                done.written,
                 args.to.extension(),
                 args.out.display()
             );
