@@ -284,3 +284,24 @@ fn kill_9_of_kinrow_serve_spares_the_browser_it_opened() {
         "the warden took the browser {browser} for an engine's"
     );
 }
+
+#[test]
+fn the_warden_is_gone_when_a_finished_referee_returns() {
+    // Looked at once, right after the referee returns (as a script that
+    // lists processes does): its warden, which carries the test's mark
+    // as a fork of the referee, has ended too.
+    for round in 0..10 {
+        let scratch = Scratch::new(&format!("warden-{round}"));
+        let mark = fresh_mark("warden");
+        let status = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+            .args(["--bots", "random,blocking", "--games", "2"])
+            .args(record_args(&scratch))
+            .env(MARK, &mark)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let left = marked(&mark);
+        assert!(left.is_empty(), "round {round}: {left:?}");
+    }
+}

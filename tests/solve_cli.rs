@@ -194,3 +194,41 @@ fn memory_the_machine_cannot_give_is_refused() {
     assert_eq!(&replies[1..3], ["=", "="], "{out}");
     assert!(replies[3].starts_with("= "), "{out}");
 }
+
+#[test]
+fn a_bad_flag_gets_the_usage_of_kinrow_solve() {
+    for args in [
+        &["solve", "3x3", "--k", "4"][..],
+        &["solve", "3x3", "--moves", "1 1 1"][..],
+        &["solve", "9x9"][..],
+    ] {
+        let (code, out, err) = kinrow(args, "");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("Usage: kinrow solve "), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_help_of_kinrow_solve_reads_whole() {
+    let (code, out, _) = kinrow(&["solve", "--help"], "");
+    assert_eq!(code, 0);
+    let first = out.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "Prove who wins a position, in how many plies, and by which line"
+    );
+    // The after-help is wrapped by its author, not by clap at 80 columns:
+    // every line of it stays as written (no word left alone on a line).
+    let after = &out[out
+        .find("Values are for the side to move")
+        .expect("after-help")..];
+    for line in after.lines() {
+        assert!(line.len() <= 80, "{line:?}");
+        assert!(
+            line.contains(' ') || line.ends_with(':') || line.is_empty(),
+            "a cut line: {line:?}"
+        );
+    }
+    assert!(after.contains("`win N` (its winning stone is the N-th ply\nfrom now,"));
+}

@@ -43,7 +43,7 @@ struct Cli {
 enum Command {
     /// Play in the terminal: people against people, bots or any engine.
     Play(PlayArgs),
-    /// Prove the value of a position: who wins, in how many plies, and how.
+    /// Prove who wins a position, in how many plies, and by which line.
     Solve(kinrow::solve_cli::SolveArgs),
     /// Play in the browser: a local web page, served by this program.
     Serve(ServeArgs),
@@ -91,23 +91,25 @@ fn main() -> ExitCode {
     }
 }
 
+/// Exits as clap does for a bad flag (its message, exit status 2), with the
+/// usage of `subcommand` when the flag was given to one.
+fn usage_error(subcommand: Option<&str>, kind: ErrorKind, message: impl std::fmt::Display) -> ! {
+    let mut command = Cli::command();
+    command.build();
+    let command = match subcommand.and_then(|s| command.find_subcommand_mut(s)) {
+        Some(sub) => sub,
+        None => &mut command,
+    };
+    command.error(kind, message).exit()
+}
+
 fn run(cli: Cli) -> anyhow::Result<()> {
     // A bad flag combination is a usage error like any other: clap's
     // message, the usage of the command it was given to (`kinrow play`'s
     // for play's flags), and exit status 2.
     let checked = |shape: &ShapeArgs, subcommand: Option<&str>| match shape.geometry() {
         Ok(g) => g,
-        Err(e) => {
-            let mut command = Cli::command();
-            command.build();
-            let command = match subcommand.and_then(|s| command.find_subcommand_mut(s)) {
-                Some(sub) => sub,
-                None => &mut command,
-            };
-            command
-                .error(ErrorKind::ValueValidation, format!("--k: {e}"))
-                .exit()
-        }
+        Err(e) => usage_error(subcommand, ErrorKind::ValueValidation, format!("--k: {e}")),
     };
     match cli.command {
         Some(Command::Play(args)) => {
@@ -115,16 +117,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             return kinrow::play::run(args);
         }
         Some(Command::Solve(args)) => {
-            if let Err(e) = args.geometry() {
-                Cli::command()
-                    .error(ErrorKind::ValueValidation, format!("{e:#}"))
-                    .exit();
+            if let Err(e) = args.position() {
+                usage_error(Some("solve"), ErrorKind::ValueValidation, format!("{e:#}"));
             }
             return kinrow::solve_cli::run(args);
         }
         Some(Command::Serve(args)) => {
             if let Err(e) = args.check() {
-                Cli::command().error(ErrorKind::ArgumentConflict, e).exit();
+                usage_error(Some("serve"), ErrorKind::ArgumentConflict, e);
             }
             return kinrow::serve::run(args);
         }
@@ -133,10 +133,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .shape
                 .any_given()
                 .then(|| checked(&args.shape, Some("convert")));
-            let n =
+            let done =
                 kinrow::referee::convert::convert_games(&args.games, args.to, &args.out, fallback)?;
+            for (line, name) in &done.renamed {
+                eprintln!("kinrow convert: line {line} is a game seen before: written as {name}");
+            }
             eprintln!(
-                "kinrow convert: wrote {n} {} files to {}",
+                "kinrow convert: wrote {} {} files to {}",
+                done.written,
                 args.to.extension(),
                 args.out.display()
             );
@@ -149,7 +153,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         .is_some_and(|a| is_brain_name(&a.to_string_lossy()));
     let setup = match cli.engine.check(started_as_brain) {
         Ok(setup) => setup,
-        Err(e) => Cli::command().error(e.clap_kind(), e).exit(),
+        Err(e) => usage_error(None, e.clap_kind(), e),
     };
     // Stdout alone is line-buffered: it would write every reply line by
     // line. The engines flush each reply (or batch of pipelined replies)

@@ -3,11 +3,14 @@
 //! a [`ConfigError`], which the binary shows as clap does (exit status 2).
 
 use super::gomocup::{Brain, BrainConfig};
-use super::gtp::{check_board, GtpBoardError, GtpEngine};
+use super::gtp::{
+    board_before_boardsize, check_board, BoardSource, GtpBoardError, GtpConfig, GtpEngine,
+};
 use super::kinrow::{Engine, EngineConfig};
 use crate::bots::BotKind;
 use crate::cli::ShapeArgs;
-use crate::rules::{SizeError, MAX_SIDE};
+use crate::protocol::gtp::MAX_GTP_SIDE;
+use crate::rules::{BoardSize, SizeError, MAX_SIDE};
 use std::fmt;
 use std::io::{self, Read, Write};
 use std::time::Duration;
@@ -52,7 +55,7 @@ pub enum Protocol {
 pub enum EngineSetup {
     Kinrow(EngineConfig),
     Gomocup(BrainConfig),
-    Gtp(EngineConfig),
+    Gtp(GtpConfig),
 }
 
 /// Flags that make no engine.
@@ -66,6 +69,8 @@ pub enum ConfigError {
     BrainK(u32),
     /// A board GTP can't play.
     GtpBoard(GtpBoardError),
+    /// `--k` for GTP without `--board`, over the largest GTP board.
+    GtpK(u32),
 }
 
 impl fmt::Display for ConfigError {
@@ -77,6 +82,10 @@ impl fmt::Display for ConfigError {
             }
             ConfigError::BrainK(k) => write!(f, "--k {k}: must be from 1 to {MAX_SIDE}"),
             ConfigError::GtpBoard(e) => write!(f, "--board: {e}"),
+            ConfigError::GtpK(k) => write!(
+                f,
+                "--k {k}: must be from 1 to {MAX_GTP_SIDE} (GTP boards are {MAX_GTP_SIDE}x{MAX_GTP_SIDE} at most)"
+            ),
         }
     }
 }
@@ -87,7 +96,7 @@ impl ConfigError {
     /// or flags that don't go together.
     pub fn clap_kind(&self) -> clap::error::ErrorKind {
         match self {
-            ConfigError::Shape(_) => clap::error::ErrorKind::ValueValidation,
+            ConfigError::Shape(_) | ConfigError::GtpK(_) => clap::error::ErrorKind::ValueValidation,
             _ => clap::error::ErrorKind::ArgumentConflict,
         }
     }
@@ -132,9 +141,28 @@ impl EngineArgs {
                 }))
             }
             Protocol::Gtp => {
-                let config = config(&self.shape)?;
-                check_board(config.geometry).map_err(ConfigError::GtpBoard)?;
-                Ok(EngineSetup::Gtp(config))
+                // Without --board, `boardsize` sets the board: K is checked
+                // against the largest GTP board, not the first one.
+                let (shape, board) = match self.shape.board {
+                    Some(_) => (self.shape, BoardSource::CommandLine),
+                    None => {
+                        if let Some(k) = self.shape.k.filter(|&k| k as usize > MAX_GTP_SIDE) {
+                            return Err(ConfigError::GtpK(k));
+                        }
+                        let side = board_before_boardsize(self.shape.k);
+                        let first = ShapeArgs {
+                            board: Some(BoardSize {
+                                rows: side,
+                                cols: side,
+                            }),
+                            ..self.shape
+                        };
+                        (first, BoardSource::BoardSize { k: self.shape.k })
+                    }
+                };
+                let engine = config(&shape)?;
+                check_board(engine.geometry).map_err(ConfigError::GtpBoard)?;
+                Ok(EngineSetup::Gtp(GtpConfig { engine, board }))
             }
         }
     }
@@ -185,7 +213,17 @@ mod tests {
         let kinrow = args(Some(Protocol::Kinrow), Some((9, 9)), None).check(true);
         assert!(matches!(kinrow, Ok(EngineSetup::Kinrow(c)) if c.geometry.k() == 5));
         let gtp = args(Some(Protocol::Gtp), Some((15, 15)), None).check(false);
-        assert!(matches!(gtp, Ok(EngineSetup::Gtp(c)) if c.geometry.rows() == 15));
+        assert!(
+            matches!(gtp, Ok(EngineSetup::Gtp(c)) if c.engine.geometry.rows() == 15
+            && c.board == BoardSource::CommandLine)
+        );
+        // Without --board, K is not held to the 3x3 default.
+        let gtp = args(Some(Protocol::Gtp), None, Some(5)).check(false);
+        assert!(
+            matches!(gtp, Ok(EngineSetup::Gtp(c)) if c.engine.geometry.rows() == 15
+            && c.engine.geometry.k() == 5
+            && c.board == BoardSource::BoardSize { k: Some(5) })
+        );
     }
 
     #[test]
@@ -203,6 +241,10 @@ mod tests {
         assert_eq!(
             refused(args(Some(Protocol::Gtp), Some((10, 12)), Some(5)), false),
             "--board: 10x12: GTP boards are square (GoGui draws only squares)"
+        );
+        assert_eq!(
+            refused(args(Some(Protocol::Gtp), None, Some(26)), false),
+            "--k 26: must be from 1 to 25 (GTP boards are 25x25 at most)"
         );
         let e = args(Some(Protocol::Gtp), Some((26, 26)), Some(5)).check(false);
         assert_eq!(

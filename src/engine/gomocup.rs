@@ -16,17 +16,25 @@
 //!   `UNKNOWN …` and changes nothing. Lines may end in CR LF, LF or CR;
 //!   answers end in LF.
 //! - Before a move, `MESSAGE depth … score …` when the bot searched.
+//! - What input can make it hold is bounded: a `BOARD` list longer than the
+//!   board's points is refused at once and the rest skipped unstored; at
+//!   most [`MAX_NOTES`] notes wait for the next answer, then a count.
 
 use super::lines::{answer_lines, Flow};
 use super::session::{BuildBot, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
 use crate::protocol::gomocup::{BoardLine, Command, CommandError, Field, Point};
-use crate::rules::{clip, Board, Geometry, IllegalMove, Rule};
+use crate::rules::{clip, Board, Geometry, IllegalMove, Rule, MAX_SIDE};
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
 /// `INFO time_left` this large means "no limit".
 const UNLIMITED_MS: i64 = 2_147_483_647;
+
+/// Notes (`MESSAGE` lines) kept for the next answer; past this, only how
+/// many more were dropped is said (a manager that floods bad `INFO` lines
+/// must not grow the brain's memory or its next answer).
+const MAX_NOTES: usize = 8;
 
 /// `INFO rule` bits kinrow cannot play, with their names.
 const UNSUPPORTED_RULES: [(u32, &str); 3] = [(2, "continuous game"), (4, "renju"), (8, "caro")];
@@ -69,6 +77,9 @@ struct List {
     stones: Vec<(Point, Option<Field>)>,
     /// The first bad line, answered at `DONE`.
     error: Option<String>,
+    /// Whether the list outgrew the board: already refused, the rest up
+    /// to `DONE` is skipped unstored.
+    overflowed: bool,
 }
 
 /// The brain: the core [`Session`] (its bot built at the first move), the
@@ -84,6 +95,8 @@ pub struct Brain {
     /// `MESSAGE` lines for just before the next answer (INFO values that
     /// were ignored: INFO itself is never answered).
     notes: Vec<String>,
+    /// Notes dropped past [`MAX_NOTES`] since the last answer.
+    notes_dropped: u64,
     list: Option<List>,
 }
 
@@ -105,6 +118,7 @@ impl Brain {
             rule: config.rule,
             unsupported: None,
             notes: Vec::new(),
+            notes_dropped: 0,
             list: None,
         }
     }
@@ -151,24 +165,43 @@ impl Brain {
     /// A line while a `BOARD` (or `SWAP2BOARD`) list is open: a stone, its
     /// `DONE`, or a bad line (kept for `DONE`), all taken (`true`); or a
     /// command where a stone should be, which ends the list unfinished
-    /// (refused) and is left to be handled (`false`).
+    /// (refused) and is left to be handled (`false`). A list with more
+    /// stones than the board has points is refused at once, and what
+    /// follows up to `DONE` is skipped without being stored.
     fn list_line<W: Write>(&mut self, text: &str, out: &mut W) -> io::Result<bool> {
+        let most = self.most_stones();
         let list = self.list.as_mut().expect("a list is open");
+        let what = if list.kind == ListKind::Board {
+            "BOARD"
+        } else {
+            "SWAP2BOARD"
+        };
         match text.parse::<BoardLine>() {
+            Ok(BoardLine::Done) if list.overflowed => self.list = None,
             Ok(BoardLine::Done) => {
                 let list = self.list.take().expect("a list is open");
                 self.finish_list(list, out)?;
+            }
+            Ok(BoardLine::Stone(..)) | Err(_) if list.overflowed => {
+                if text.parse::<Command>().is_ok() {
+                    // Already refused: the command is handled as itself.
+                    self.list = None;
+                    return Ok(false);
+                }
+            }
+            Ok(BoardLine::Stone(..)) if list.stones.len() >= most => {
+                list.stones = Vec::new();
+                list.overflowed = true;
+                let refusal = format!(
+                    "ERROR {what}: more than {most} stones, the points of the board (the rest up to DONE is skipped)"
+                );
+                self.answer(out, Err(refusal))?;
             }
             Ok(BoardLine::Stone(p, field)) => list.stones.push((p, field)),
             Err(e) if text.parse::<Command>().is_err() => {
                 list.error.get_or_insert(e);
             }
             Err(_) => {
-                let what = if list.kind == ListKind::Board {
-                    "BOARD"
-                } else {
-                    "SWAP2BOARD"
-                };
                 self.list = None;
                 let word = text.split_whitespace().next().unwrap_or("");
                 let refusal = format!("ERROR {what}: {} came before DONE", clip(word));
@@ -177,6 +210,16 @@ impl Brain {
             }
         }
         Ok(true)
+    }
+
+    /// The most stones a list can hold: the points of the board, or of the
+    /// largest board before `START`.
+    fn most_stones(&self) -> usize {
+        if self.started {
+            self.session.board().geometry().area()
+        } else {
+            MAX_SIDE * MAX_SIDE
+        }
     }
 
     /// Answers one command.
@@ -193,6 +236,7 @@ impl Brain {
                     },
                     stones: Vec::new(),
                     error: None,
+                    overflowed: false,
                 });
             }
             Command::Start(n) => {
@@ -300,6 +344,13 @@ impl Brain {
         for note in self.notes.drain(..) {
             writeln!(out, "MESSAGE {note}")?;
         }
+        if self.notes_dropped > 0 {
+            let n = std::mem::take(&mut self.notes_dropped);
+            writeln!(
+                out,
+                "MESSAGE {n} more notes dropped (only the first {MAX_NOTES} are kept)"
+            )?;
+        }
         match answer {
             Ok(line) | Err(line) => writeln!(out, "{line}"),
         }
@@ -357,7 +408,7 @@ impl Brain {
             .map_err(|e| format!("ERROR {e}"))?;
         if let Some(report) = self.session.report().filter(|r| r.nodes > 0) {
             let took = start.elapsed().as_millis();
-            self.notes.push(format!("{report} time {took}ms"));
+            self.note(format!("{report} time {took}ms"));
         }
         Ok(Point::of(cell).to_string())
     }
@@ -405,11 +456,22 @@ impl Brain {
                 }
             }
             ("max_memory" | "game_type" | "folder" | "evaluate", _) => {}
-            ("timeout_turn" | "timeout_match" | "time_left" | "rule", _) => self.notes.push(
-                format!("ignored INFO {key} '{}': not a value it takes", clip(value)),
-            ),
+            ("timeout_turn" | "timeout_match" | "time_left" | "rule", _) => self.note(format!(
+                "ignored INFO {key} '{}': not a value it takes",
+                clip(value)
+            )),
             // Unknown keys are ignored, as the protocol asks.
             _ => {}
+        }
+    }
+
+    /// Keeps a note for the next answer, or counts it as dropped once
+    /// [`MAX_NOTES`] are waiting.
+    fn note(&mut self, text: String) {
+        if self.notes.len() < MAX_NOTES {
+            self.notes.push(text);
+        } else {
+            self.notes_dropped += 1;
         }
     }
 

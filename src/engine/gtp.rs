@@ -3,8 +3,11 @@
 //! board with one binary as both player and ruler (see docs/gui.md).
 //!
 //! What GoGui needs, and how it is met here:
-//! - the ruler never gets `boardsize`: size, K and rule come from the command
-//!   line, and `boardsize` accepts only that size;
+//! - the ruler never gets `boardsize`: started with `--board`, size, K and
+//!   rule come from the command line, and `boardsize` accepts only that size
+//!   (so a player and a ruler of one command line agree); started without
+//!   it, the engine takes its board from `boardsize` (K from `--k`, else
+//!   min(5, N)), as GTP controllers without a ruler expect;
 //! - `gogui-rules_board` is rows of `X`/`O`/`.`, top row first, no labels;
 //!   `gogui-rules_legal_moves` lists upper-case vertices, and is empty once
 //!   the game is over; `gogui-rules_board_size` is a bare integer;
@@ -17,6 +20,11 @@
 //!   engine that lists it) goes to the game clock: a move then takes at most
 //!   a share of what is left (of a byo-yomi period over its stones), and
 //!   never more than `--movetime`.
+//!
+//! What match tools (`gogui-twogtp`) need: once the game is over, `genmove`
+//! answers `resign` for the side that lost and `pass` otherwise (a full
+//! board, or the winner asked again), `play COLOR pass` is taken, and
+//! `final_score` gives the result as GTP scores it: `B+`, `W+` or `0`.
 
 use super::kinrow::EngineConfig;
 use super::lines::{answer_framed, Flow, FramedEngine};
@@ -53,6 +61,33 @@ impl fmt::Display for GtpBoardError {
 }
 impl std::error::Error for GtpBoardError {}
 
+/// Where a GTP engine's board comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BoardSource {
+    /// `--board`: this board only; `boardsize` takes only its size.
+    CommandLine,
+    /// No `--board`: `boardsize N` sets an NxN board, of K `k` (`--k`), or
+    /// min(5, N) without it.
+    BoardSize { k: Option<u32> },
+}
+
+/// How a GTP engine starts: the engine's config (its board the one until
+/// `boardsize`) and where later boards come from.
+#[derive(Clone, Copy, Debug)]
+pub struct GtpConfig {
+    pub engine: EngineConfig,
+    pub board: BoardSource,
+}
+
+/// The board before any `boardsize` when none was given: the default 3x3
+/// when K fits it, else gomoku's 15x15 (or KxK for K over 15).
+pub fn board_before_boardsize(k: Option<u32>) -> u32 {
+    match k {
+        Some(k) if k > 3 => k.max(15),
+        _ => 3,
+    }
+}
+
 /// Whether a board can be played over GTP.
 pub fn check_board(geometry: Geometry) -> Result<(), GtpBoardError> {
     let (rows, cols) = (geometry.rows(), geometry.cols());
@@ -69,6 +104,10 @@ pub fn check_board(geometry: Geometry) -> Result<(), GtpBoardError> {
 /// `genmove`.
 pub struct GtpEngine {
     session: Session,
+    board_source: BoardSource,
+    /// Passes played since the game ended (a match tool's `pass`es), which
+    /// `undo` takes back before any stone.
+    passes: u32,
 }
 
 /// Black is kinrow's X (it moves first), white is O.
@@ -82,12 +121,46 @@ fn color_name(p: Player) -> &'static str {
 impl GtpEngine {
     /// An engine on an empty board of the config's shape (checked with
     /// [`check_board`] by the caller).
-    pub fn new(config: EngineConfig) -> GtpEngine {
-        let movetime = config.movetime.unwrap_or(DEFAULT_MOVETIME);
-        let (geometry, bot, seed) = (config.geometry, config.bot, config.seed);
+    pub fn new(config: GtpConfig) -> GtpEngine {
+        let engine = config.engine;
+        let movetime = engine.movetime.unwrap_or(DEFAULT_MOVETIME);
+        let (geometry, bot, seed) = (engine.geometry, engine.bot, engine.seed);
         GtpEngine {
             session: Session::new(geometry, bot, seed, movetime, BuildBot::AtFirstMove),
+            board_source: config.board,
+            passes: 0,
         }
+    }
+
+    /// A new empty game on `geometry`.
+    fn new_game(&mut self, geometry: Geometry) {
+        self.session.new_game(geometry);
+        self.passes = 0;
+    }
+
+    /// `boardsize N`: a new game on an NxN board, if this engine takes it.
+    fn board_size(&mut self, n: u32) -> Result<String, ProtocolError> {
+        let g = self.board().geometry();
+        let refuse = |why: String| ProtocolError::new(ErrorKind::UnacceptableSize, why);
+        let geometry = match self.board_source {
+            BoardSource::CommandLine if n as usize == g.rows() => g,
+            BoardSource::CommandLine => {
+                return Err(refuse(format!(
+                    "{n}: this engine plays {}x{}, its --board (start it with --board {n}x{n}, or without --board to take the size from boardsize)",
+                    g.rows(),
+                    g.cols()
+                )))
+            }
+            BoardSource::BoardSize { k } => {
+                let k = k.unwrap_or_else(|| Geometry::default_k(n, n));
+                let geometry = Geometry::new(n, n, k, g.rule())
+                    .map_err(|e| refuse(format!("{n}: {e}")))?;
+                check_board(geometry).map_err(|e| refuse(e.to_string()))?;
+                geometry
+            }
+        };
+        self.new_game(geometry);
+        Ok(String::new())
     }
 
     /// The current game.
@@ -109,6 +182,12 @@ impl GtpEngine {
     fn play(&mut self, color: Player, m: GtpMove) -> Result<(), ProtocolError> {
         let board = self.session.board_mut();
         let g = board.geometry();
+        if board.is_over() && m == GtpMove::Pass {
+            // A match tool passes on the other side's `pass`: nothing is
+            // left to play, so either colour may.
+            self.passes += 1;
+            return Ok(());
+        }
         if let Some(outcome) = board.outcome() {
             return Err(Self::illegal(format!(
                 "the game is over ({})",
@@ -136,15 +215,18 @@ impl GtpEngine {
             .map_err(|e| Self::illegal(e.to_string()))
     }
 
-    /// `genmove COLOR`: the bot's move for the side to move, played.
+    /// `genmove COLOR`: the bot's move for the side to move, played; once
+    /// the game is over, `resign` for the side that lost, else `pass`.
     fn genmove(&mut self, color: Player) -> Result<String, ProtocolError> {
         let board = self.session.board();
         let g = board.geometry();
-        if let Some(outcome) = board.outcome() {
-            return Err(ProtocolError::new(
-                ErrorKind::GameOver,
-                format!("the game is over ({})", result_text(outcome, g)),
-            ));
+        match board.outcome() {
+            Some(Outcome::Win { winner, .. }) if winner != color => return Ok("resign".into()),
+            Some(_) => {
+                self.passes += 1;
+                return Ok("pass".into());
+            }
+            None => {}
         }
         if color != board.to_move() {
             return Err(Self::illegal(format!(
@@ -157,6 +239,40 @@ impl GtpEngine {
             .choose_and_play(Instant::now())
             .map_err(|e| Self::illegal(e.to_string()))?;
         Ok(Vertex::of(cell, g).to_string())
+    }
+
+    /// `final_score`: the result as GTP writes scores (`B+`, `W+`, `0`;
+    /// k-in-a-row has no margin), once the game is over.
+    fn final_score(&self) -> Result<String, ProtocolError> {
+        match self.board().outcome() {
+            Some(Outcome::Win { winner, .. }) => Ok(match winner {
+                Player::X => "B+".into(),
+                Player::O => "W+".into(),
+            }),
+            Some(Outcome::Draw) => Ok("0".into()),
+            None => Err(ProtocolError::new(
+                ErrorKind::CannotScore,
+                format!(
+                    "the game is not over ({} to move)",
+                    color_name(self.board().to_move())
+                ),
+            )),
+        }
+    }
+
+    /// `undo`: the last pass after the end, else the last stone.
+    fn undo(&mut self) -> Result<String, ProtocolError> {
+        if self.passes > 0 {
+            self.passes -= 1;
+            return Ok(String::new());
+        }
+        match self.session.board_mut().undo() {
+            Some(_) => Ok(String::new()),
+            None => Err(ProtocolError::new(
+                ErrorKind::CannotUndo,
+                "the board is empty",
+            )),
+        }
     }
 
     /// `gogui-rules_board`: one row a line, top row first, `X`/`O`/`.`
@@ -243,20 +359,9 @@ impl FramedEngine for GtpEngine {
             GtpCommand::Version => Ok(env!("CARGO_PKG_VERSION").into()),
             GtpCommand::KnownCommand(name) => Ok(GtpCommand::NAMES.known(&name)),
             GtpCommand::ListCommands => Ok(GtpCommand::NAMES.list()),
-            GtpCommand::BoardSize(n) if n as usize == g.rows() => {
-                self.session.new_game(g);
-                Ok(String::new())
-            }
-            GtpCommand::BoardSize(n) => Err(ProtocolError::new(
-                ErrorKind::UnacceptableSize,
-                format!(
-                    "{n}: this engine plays {}x{} (start it with --board {n}x{n} for that size)",
-                    g.rows(),
-                    g.cols()
-                ),
-            )),
+            GtpCommand::BoardSize(n) => self.board_size(n),
             GtpCommand::ClearBoard => {
-                self.session.new_game(g);
+                self.new_game(g);
                 Ok(String::new())
             }
             GtpCommand::Komi => Ok(String::new()),
@@ -268,13 +373,8 @@ impl FramedEngine for GtpEngine {
                 self.session.clock_mut().tell_left_for(Some(left), moves);
                 Ok(String::new())
             }
-            GtpCommand::Undo => match self.session.board_mut().undo() {
-                Some(_) => Ok(String::new()),
-                None => Err(ProtocolError::new(
-                    ErrorKind::CannotUndo,
-                    "the board is empty",
-                )),
-            },
+            GtpCommand::Undo => self.undo(),
+            GtpCommand::FinalScore => self.final_score(),
             GtpCommand::ShowBoard => Ok(self.show()),
             GtpCommand::RulesGameId => Ok(if g.k() == 5 { "Gomoku" } else { "Kinrow" }.into()),
             GtpCommand::RulesBoard => Ok(self.rules_board()),

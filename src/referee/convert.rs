@@ -8,7 +8,7 @@ use super::files::MAX_RECORDS_FILE;
 use super::game::Reason;
 use super::games_out::{GameRecord, PastGames};
 use crate::records::{Ending, Format, RecordError, RecordedGame};
-use crate::rules::{Cell, Geometry, Player, Rule};
+use crate::rules::{Cell, Geometry, Outcome, Player, Rule};
 use anyhow::Context;
 use std::path::Path;
 
@@ -71,40 +71,92 @@ pub fn recorded_game(
         ),
         title: Some(format!("game {}", record.game)),
     };
-    game.replay()
+    let board = game
+        .replay()
+        .map_err(|e| RecordError(format!("game {}: {e}", record.game)))?;
+    agrees(&game.ending, board.outcome())
         .map_err(|e| RecordError(format!("game {}: {e}", record.game)))?;
     Ok(game)
 }
 
+/// Whether a record's ending is what its moves make: a win on the board by
+/// its winner, a full board for a draw, a game still open for a forfeit (a
+/// record may say nothing: unfinished).
+fn agrees(ending: &Ending, outcome: Option<Outcome>) -> Result<(), String> {
+    let side = |p: Player| if p == Player::X { "X" } else { "O" };
+    let moves_make = match outcome {
+        None => "no result".to_string(),
+        Some(Outcome::Draw) => "a draw".to_string(),
+        Some(Outcome::Win { winner, .. }) => format!("a win for {}", side(winner)),
+    };
+    let says = match (ending, outcome) {
+        (Ending::Win(w), Some(Outcome::Win { winner, .. })) if *w == winner => return Ok(()),
+        (Ending::Draw, Some(Outcome::Draw)) => return Ok(()),
+        (Ending::Forfeit { .. } | Ending::Unfinished, None) | (Ending::Unfinished, _) => {
+            return Ok(())
+        }
+        (Ending::Win(w), _) => format!("a win for {}", side(*w)),
+        (Ending::Draw, _) => "a draw".to_string(),
+        (Ending::Forfeit { winner, reason, .. }, _) => {
+            format!("a forfeit ({reason}) won by {}", side(*winner))
+        }
+    };
+    Err(format!(
+        "the record says {says}, but its moves make {moves_make}"
+    ))
+}
+
+/// What `kinrow convert` wrote.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Converted {
+    /// Files written, one per record.
+    pub written: usize,
+    /// Records of a game number (and engines) seen before, written under a
+    /// name with `-2`, `-3`, …: (line of the record, file name).
+    pub renamed: Vec<(usize, String)>,
+}
+
 /// `kinrow convert`: writes every game of a referee's `--games-out` file
-/// (JSON lines) into `out_dir`, one file per game named by
-/// [`RecordedGame::file_stem`]; records without their board take
-/// `fallback`. Returns how many files were written.
+/// (JSON lines) into `out_dir`, one file per record named by
+/// [`RecordedGame::file_stem`] (a second record of one game gets `-2`, so
+/// none overwrites another); records without their board take `fallback`.
+/// Every record is checked (its moves legal, its result the one they make)
+/// before anything is written: a bad one writes nothing.
 pub fn convert_games(
     games_out: &Path,
     format: Format,
     out_dir: &Path,
     fallback: Option<Geometry>,
-) -> anyhow::Result<usize> {
+) -> anyhow::Result<Converted> {
     std::fs::metadata(games_out).with_context(|| format!("cannot read {}", games_out.display()))?;
     let past = PastGames::read(games_out, MAX_RECORDS_FILE)?;
-    std::fs::create_dir_all(out_dir)
-        .with_context(|| format!("cannot create {}", out_dir.display()))?;
-    let mut written = 0;
+    let mut files = Vec::with_capacity(past.records.len());
+    let mut seen = std::collections::HashMap::new();
+    let mut converted = Converted::default();
     for (line, record) in &past.records {
         let game = recorded_game(record, fallback)
             .with_context(|| format!("{} line {line}", games_out.display()))?;
-        let name = format!(
-            "{}.{}",
-            RecordedGame::file_stem(record.game, &record.x, &record.o),
-            format.extension()
-        );
+        let stem = RecordedGame::file_stem(record.game, &record.x, &record.o);
+        let times = seen.entry(stem.clone()).or_insert(0usize);
+        *times += 1;
+        let name = match *times {
+            1 => format!("{stem}.{}", format.extension()),
+            n => format!("{stem}-{n}.{}", format.extension()),
+        };
+        if *times > 1 {
+            converted.renamed.push((*line, name.clone()));
+        }
+        files.push((name, game));
+    }
+    std::fs::create_dir_all(out_dir)
+        .with_context(|| format!("cannot create {}", out_dir.display()))?;
+    for (name, game) in files {
         let path = out_dir.join(name);
         std::fs::write(&path, format.write(&game))
             .with_context(|| format!("cannot write {}", path.display()))?;
-        written += 1;
+        converted.written += 1;
     }
-    Ok(written)
+    Ok(converted)
 }
 
 #[cfg(test)]

@@ -47,9 +47,10 @@ pub struct SolveArgs {
 }
 
 const SOLVE_HELP: &str = "\
-Values are for the side to move: `win N` (its winning stone is the N-th ply from now,
-with the winner hurrying and the loser holding out), `draw`, `loss N`. The map of
---analyze marks each empty cell W9, D or L12 (? where not proved in time).
+Values are for the side to move: `win N` (its winning stone is the N-th ply
+from now, with the winner hurrying and the loser holding out), `draw`, or
+`loss N`. The map of --analyze marks each empty cell W9, D or L12 (? where
+not proved in time).
 Examples:
   kinrow solve 5x5 --k 4
   kinrow solve 3x3 --moves '2 2 1 1' --analyze

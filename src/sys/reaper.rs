@@ -76,6 +76,7 @@ impl Reaper {
 impl Drop for Reaper {
     fn drop(&mut self) {
         sweep_adopted();
+        finish_warden();
     }
 }
 
@@ -84,6 +85,11 @@ pub const RUN_MARK: &str = "KINROW_RUN";
 
 /// The warden's pid (0: none): never one to sweep, should it come to us.
 static WARDEN: AtomicI32 = AtomicI32::new(0);
+
+/// Our end of the pipe the warden waits on (-1: none, or closed), and the
+/// end we read to learn that the warden has ended (it holds the other).
+static WARDEN_WAITS: AtomicI32 = AtomicI32::new(-1);
+static WARDEN_DONE: AtomicI32 = AtomicI32::new(-1);
 
 /// Held while an engine is being started and registered, so that a sweep
 /// never takes a child that is not registered yet for an adopted orphan.
@@ -368,6 +374,20 @@ fn start_warden() -> bool {
         return false;
     }
     let [told_read, told_write] = told;
+    // The warden holds the write end of a third pipe for its life: its end
+    // of file tells a normal exit that the warden's round is over.
+    let mut done = [0 as libc::c_int; 2];
+    // SAFETY: pipe2 fills the array we own.
+    if unsafe { libc::pipe2(done.as_mut_ptr(), libc::O_CLOEXEC) } != 0 {
+        // SAFETY: closing both ends of the unused pipes.
+        unsafe {
+            for fd in [read_end, write_end, told_read, told_write] {
+                libc::close(fd);
+            }
+        }
+        return false;
+    }
+    let [done_read, done_write] = done;
     // SAFETY: we have a single thread, so the child is a whole copy of us.
     let middle = unsafe { libc::fork() };
     if middle == 0 {
@@ -377,10 +397,11 @@ fn start_warden() -> bool {
         unsafe {
             libc::close(write_end);
             libc::close(told_read);
+            libc::close(done_read);
             let pid = libc::fork();
             if pid == 0 {
                 libc::close(told_write);
-                warden(read_end, &entry)
+                warden(read_end, done_write, &entry)
             }
             let bytes = pid.to_ne_bytes();
             libc::write(told_write, bytes.as_ptr().cast(), bytes.len());
@@ -393,6 +414,7 @@ fn start_warden() -> bool {
     let read = unsafe {
         libc::close(read_end);
         libc::close(told_write);
+        libc::close(done_write);
         let read = if middle > 0 {
             loop {
                 let n = libc::read(told_read, bytes.as_mut_ptr().cast(), bytes.len());
@@ -412,11 +434,16 @@ fn start_warden() -> bool {
     let pid = libc::pid_t::from_ne_bytes(bytes);
     if read != bytes.len() as isize || pid <= 0 {
         // SAFETY: no warden reads the other end: closing ours.
-        unsafe { libc::close(write_end) };
+        unsafe {
+            libc::close(write_end);
+            libc::close(done_read);
+        }
         return false;
     }
-    // The write end stays open, unused, until we end.
+    // The write end stays open, unused, until we end (or `finish_warden`).
     WARDEN.store(pid, Ordering::SeqCst);
+    WARDEN_WAITS.store(write_end, Ordering::SeqCst);
+    WARDEN_DONE.store(done_read, Ordering::SeqCst);
     // Single-threaded, as checked above: no one reads the environment
     // while it changes.
     std::env::set_var(RUN_MARK, mark);
@@ -428,10 +455,46 @@ fn single_threaded() -> bool {
     std::fs::read_dir("/proc/self/task").is_ok_and(|tasks| tasks.count() == 1)
 }
 
+/// At a normal end (the [`Reaper`] dropped, everything swept): lets the
+/// warden do its round now and waits until it has ended, so that nothing
+/// of the run, the warden included, is left when the program returns.
+fn finish_warden() {
+    let waits = WARDEN_WAITS.swap(-1, Ordering::SeqCst);
+    let done = WARDEN_DONE.swap(-1, Ordering::SeqCst);
+    if waits < 0 {
+        return;
+    }
+    // SAFETY: closing our end, then reading into a buffer we own until the
+    // end of file (the warden's _exit closes its end; it gives up within
+    // its 10 s), then closing that end too.
+    unsafe {
+        libc::close(waits);
+        if done >= 0 {
+            let mut byte = [0u8; 16];
+            loop {
+                let n = libc::read(done, byte.as_mut_ptr().cast(), byte.len());
+                if n == 0
+                    || (n < 0 && io::Error::last_os_error().kind() != io::ErrorKind::Interrupted)
+                {
+                    break;
+                }
+            }
+            libc::close(done);
+        }
+    }
+    // Its parent (init, or a subreaper above us) reaps it: a moment.
+    let entry = format!("/proc/{}", WARDEN.load(Ordering::SeqCst));
+    let give_up = Instant::now() + Duration::from_millis(200);
+    while Instant::now() < give_up && std::path::Path::new(&entry).exists() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
 /// The warden's life: out of the way of terminals and pipes, wait for the
 /// end of `read_end` (our parent's end), then kill every process that
-/// carries `entry` in its environment, until none is left.
-fn warden(read_end: libc::c_int, entry: &[u8]) -> ! {
+/// carries `entry` in its environment, until none is left; `done_write`
+/// is held open until the warden ends.
+fn warden(read_end: libc::c_int, done_write: libc::c_int, entry: &[u8]) -> ! {
     // SAFETY: plain system calls on our own process and descriptors.
     unsafe {
         // Its own group: a terminal's Ctrl-C, or a kill of the referee's
@@ -450,7 +513,7 @@ fn warden(read_end: libc::c_int, entry: &[u8]) -> ! {
             libc::dup2(null, fd);
         }
         for fd in 3..1024 {
-            if fd != read_end {
+            if fd != read_end && fd != done_write {
                 libc::close(fd);
             }
         }
