@@ -581,3 +581,53 @@ fn server_memory() {
         }
     }
 }
+
+/// A masked client text frame, as a browser writes one.
+fn masked_text_frame(text: &str) -> Vec<u8> {
+    assert!(text.len() < 126);
+    let mask = [0x37, 0xfa, 0x21, 0x3d];
+    let mut frame = vec![0x81, 0x80 | text.len() as u8];
+    frame.extend_from_slice(&mask);
+    frame.extend(text.bytes().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    frame
+}
+
+#[test]
+fn a_frame_in_the_same_packet_as_the_upgrade_is_answered_at_once() {
+    use std::io::{Read, Write};
+    let s = Served::start(&[]);
+    let mut bytes = format!(
+        "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        s.host
+    )
+    .into_bytes();
+    bytes.extend(masked_text_frame("status"));
+    let mut stream = std::net::TcpStream::connect(&s.host).unwrap();
+    stream.set_nodelay(true).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let sent = std::time::Instant::now();
+    stream.write_all(&bytes).unwrap();
+    // The 101's head, then one unmasked text frame with the answer.
+    let want = b"= ongoing X\n\n";
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 1024];
+    let frame = loop {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "closed: {}", String::from_utf8_lossy(&answer));
+        answer.extend_from_slice(&buf[..n]);
+        if let Some(end) = answer.windows(4).position(|w| w == b"\r\n\r\n") {
+            let frame = &answer[end + 4..];
+            if frame.len() >= 2 + want.len() {
+                break frame.to_vec();
+            }
+        }
+    };
+    let took = sent.elapsed();
+    assert!(answer.starts_with(b"HTTP/1.1 101 "));
+    assert_eq!(frame[..2], [0x81, want.len() as u8], "{frame:?}");
+    assert_eq!(&frame[2..2 + want.len()], want);
+    // The first ping goes out after 10 s: an answer held until then is the
+    // hole; at once means well under that.
+    assert!(took < Duration::from_secs(3), "answered after {took:?}");
+}
