@@ -360,10 +360,20 @@ fn the_watch_page_of_a_running_tournament() {
         return;
     };
     let scratch = referee_common::Scratch::new("watch-browser");
-    let args = referee_common::slow_watched_run();
+    // A seed above 2^53, which JavaScript would round as a JSON number.
+    let seed = "9007199254740993";
+    let mut args = referee_common::slow_watched_run();
+    let at = args.iter().position(|a| a == "--seed").unwrap();
+    args[at + 1] = seed.into();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let w = referee_common::start_watched(&scratch, &args);
     b.goto(&w.url);
+    b.wait("the run's head", || {
+        let head = b.text("#head");
+        (!head.is_empty()).then_some(())
+    });
+    let head = b.text("#head");
+    assert!(head.contains(&format!(" · seed {seed} · ")), "{head:?}");
     // Boards of games in progress, with their stones.
     b.wait("a board with stones", || {
         (count(&b, ".game[data-game] .cell [data-stone]") > 0).then_some(())
