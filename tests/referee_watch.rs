@@ -3,6 +3,7 @@
 //! tests/web_browser.rs).
 
 mod referee_common;
+mod serve_common;
 
 use kinrow::rules::{Board, Cell, Geometry, Rule};
 use referee_common::{
@@ -244,6 +245,41 @@ fn a_64_bit_seed_is_sent_as_a_string_too() {
     assert!(body.contains(&format!("\"seed\":\"{BIG_SEED}\"")), "{body}");
     let state: Value = serde_json::from_str(&body).unwrap();
     assert_eq!(state["summary"]["seed"].as_u64(), BIG_SEED.parse().ok());
+    let (status, _, stderr) = w.finish(&scratch);
+    assert!(status.success(), "{stderr}");
+}
+
+#[test]
+fn beyond_loopback_the_page_answers_this_machines_addresses_only() {
+    if !serve_common::in_own_network(
+        "beyond_loopback_the_page_answers_this_machines_addresses_only",
+    ) {
+        return;
+    }
+    let scratch = Scratch::new("watch-bind");
+    let mut args = slow_watched_run();
+    args.extend(["--serve-bind".to_string(), "0.0.0.0".to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let w = start_watched(&scratch, &args);
+    let port = w.host.rsplit(':').next().unwrap().to_string();
+    let ask = |path: &str, host: &str| {
+        w.http(&format!(
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        ))
+    };
+    // A rebinding page's name gets neither the state (engine commands
+    // included) nor the stream.
+    let evil = format!("rebind.evil.example:{port}");
+    for path in ["/state", "/events", "/"] {
+        let refused = ask(path, &evil);
+        assert!(refused.starts_with("HTTP/1.1 403 "), "{path}: {refused}");
+        assert!(!refused.contains("command"), "{refused}");
+    }
+    for ok in [format!("127.0.0.1:{port}"), format!("localhost:{port}")] {
+        let state = ask("/state", &ok);
+        assert!(state.starts_with("HTTP/1.1 200 "), "{ok}: {state}");
+        assert!(state.contains("\"state\":"), "{state}");
+    }
     let (status, _, stderr) = w.finish(&scratch);
     assert!(status.success(), "{stderr}");
 }

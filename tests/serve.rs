@@ -99,6 +99,7 @@ fn bad_flags_get_a_usage_error() {
         &["serve", "--bind", "nowhere"],
         &["serve", "--heartbeat", "0"],
         &["serve", "--port", "70000"],
+        &["serve", "--host", "box.local:8080"],
     ] {
         assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
             .args(args)
@@ -137,11 +138,27 @@ fn open_hands_the_url_to_the_desktops_opener() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The WebSocket handshake with `host` and `origin` (`None`: no Origin).
+fn upgrade_request(host: &str, origin: Option<&str>) -> String {
+    format!(
+        "GET /ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{}\r\n",
+        origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"))
+    )
+}
+
 #[test]
-fn beyond_loopback_it_says_what_it_exposes_and_answers_any_name() {
+fn beyond_loopback_it_answers_its_addresses_and_the_names_given_only() {
+    if !serve_common::in_own_network(
+        "beyond_loopback_it_answers_its_addresses_and_the_names_given_only",
+    ) {
+        return;
+    }
     let s = Served::start(&[
         "--bind",
         "0.0.0.0",
+        "--host",
+        "kinrow.example",
         "--engine",
         "pybot=python3 bots/random.py",
     ]);
@@ -149,11 +166,44 @@ fn beyond_loopback_it_says_what_it_exposes_and_answers_any_name() {
         "anyone who can reach this address can play here and start the built-in bots \
          and the engines named with --engine (pybot), up to 8 games at once",
     );
-    let page = s.http(&format!(
-        "GET / HTTP/1.1\r\nHost: kinrow.example:{}\r\nConnection: close\r\n\r\n",
-        s.host.rsplit(':').next().unwrap()
-    ));
-    assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
+    s.wait_for_log(
+        "It answers to this machine's addresses and kinrow.example; other names are refused",
+    );
+    let port = s.host.rsplit(':').next().unwrap().to_string();
+    let get = |host: &str| {
+        s.http(&format!(
+            "GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        ))
+    };
+    // A name someone else's DNS points here: the page and the WebSocket
+    // (with the Origin a rebinding page sends) are refused; no engine
+    // starts.
+    let evil = format!("rebind.evil.example:{port}");
+    let page = get(&evil);
+    assert!(page.starts_with("HTTP/1.1 403 "), "{page}");
+    let ws = s.http(&upgrade_request(&evil, Some(&format!("http://{evil}"))));
+    assert!(ws.starts_with("HTTP/1.1 403 "), "{ws}");
+    assert!(ws.contains("--host"), "the refusal says how: {ws}");
+    assert_eq!(s.engines(), Vec::<u32>::new());
+    for no in [
+        format!("kinrow.example.evil:{port}"),
+        format!("127.0.0.1:{}", port.parse::<u16>().unwrap() ^ 1),
+    ] {
+        assert!(get(&no).starts_with("HTTP/1.1 403 "), "{no}");
+    }
+    // The machine's addresses, and the name given, by any port.
+    for ok in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("10.9.8.7:{port}"),
+        format!("kinrow.example:{port}"),
+        "KINROW.example".to_string(),
+    ] {
+        assert!(get(&ok).starts_with("HTTP/1.1 200 OK"), "{ok}");
+    }
+    let named = format!("kinrow.example:{port}");
+    let ws = s.http(&upgrade_request(&named, Some(&format!("http://{named}"))));
+    assert!(ws.starts_with("HTTP/1.1 101 "), "{ws}");
 }
 
 #[test]

@@ -56,6 +56,11 @@ pub struct ServeArgs {
     /// engines named here (see docs/web.md).
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
     pub bind: IpAddr,
+    /// A name the page may be opened by besides the address (repeatable):
+    /// requests for any other name are refused, so that another web site
+    /// can't point a name of its own at this server (see docs/web.md).
+    #[arg(long = "host", value_name = "NAME", value_parser = http::parse_host_name)]
+    pub hosts: Vec<String>,
     /// An engine the page may offer, NAME=COMMAND (repeatable); COMMAND is
     /// split into words like a shell would, but run without one (a Gomocup
     /// brain: NAME=gomocup:COMMAND). The page picks engines by NAME only.
@@ -87,7 +92,9 @@ own engine processes, killed when the tab closes.
 Examples:
   kinrow serve --open
   kinrow serve --engine 'pybot=python3 bots/random.py' --port 9000
-  kinrow serve --bind 0.0.0.0     (every machine that can reach this one may play)";
+  kinrow serve --bind 0.0.0.0     (every machine that can reach this one may play,
+                                   opening it by this machine's address)
+  kinrow serve --bind 0.0.0.0 --host mybox.local   (by that name too)";
 
 impl ServeArgs {
     /// What the flags can't say on their own: each engine name once.
@@ -129,9 +136,8 @@ fn parse_engine(s: &str) -> Result<NamedEngine, String> {
 pub struct Server {
     /// Where it listens (with the port actually bound).
     pub addr: SocketAddr,
-    /// Host header values it answers to; `None`: any (an explicit --bind to
-    /// a non-loopback address, reached by whatever name).
-    pub hosts: Option<Vec<String>>,
+    /// Host header values it answers to.
+    pub hosts: http::Hosts,
     /// What the page may start.
     pub catalog: Arc<Catalog>,
     pub max_sessions: usize,
@@ -178,7 +184,7 @@ const SPARE_CONNECTIONS: usize = 64;
 impl Server {
     /// A server for `addr` (its port already bound).
     pub fn new(addr: SocketAddr, args: &ServeArgs, program: PathBuf) -> Server {
-        let hosts = http::allowed_hosts(addr);
+        let hosts = http::Hosts::new(addr, &args.hosts);
         Server {
             addr,
             hosts,
@@ -318,6 +324,20 @@ fn serve(args: ServeArgs, stop: &Stop) -> anyhow::Result<()> {
                 )
             },
             server.max_sessions
+        )?;
+        writeln!(
+            out,
+            "It answers to {}{}; other names are refused (see --host).",
+            if addr.ip().is_unspecified() {
+                "this machine's addresses".to_string()
+            } else {
+                addr.ip().to_string()
+            },
+            if args.hosts.is_empty() {
+                String::new()
+            } else {
+                format!(" and {}", args.hosts.join(", "))
+            }
         )?;
     }
     out.flush()?;

@@ -70,7 +70,7 @@ fn find(path: &str) -> Option<&'static Asset> {
 
 struct Watch {
     live: Arc<Live>,
-    hosts: Option<Vec<String>>,
+    hosts: http::Hosts,
     connections: AtomicUsize,
 }
 
@@ -85,7 +85,7 @@ pub fn start(bind: IpAddr, port: u16, live: Arc<Live>) -> anyhow::Result<String>
         .context("--serve: cannot read the bound address")?;
     let watch = Arc::new(Watch {
         live,
-        hosts: http::allowed_hosts(addr),
+        hosts: http::Hosts::new(addr, &[]),
         connections: AtomicUsize::new(0),
     });
     thread::Builder::new()
@@ -140,7 +140,7 @@ fn serve_connection(stream: &TcpStream, watch: &Watch) {
                 return;
             }
         };
-        if let Err(refusal) = http::check_host(&req, watch.hosts.as_deref()) {
+        if let Err(refusal) = http::check_host(&req, &watch.hosts) {
             let _ = refusal.write(stream);
             return;
         }
