@@ -681,3 +681,116 @@ fn a_frame_in_the_same_packet_as_the_upgrade_is_answered_at_once() {
     // hole; at once means well under that.
     assert!(took < Duration::from_secs(3), "answered after {took:?}");
 }
+
+#[test]
+fn a_request_head_that_trickles_is_cut_at_its_deadline() {
+    use std::io::{Read, Write};
+    let s = Served::start(&["--request-timeout", "1"]);
+    let mut stream = std::net::TcpStream::connect(&s.host).unwrap();
+    let opened = std::time::Instant::now();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    write!(stream, "GET / HTTP/1.1\r\nHost: {}\r\nX-Slow: ", s.host).unwrap();
+    // A byte every 200 ms: no single read waits long, the head never ends.
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 1024];
+    while opened.elapsed() < Duration::from_secs(8) {
+        let _ = stream.write_all(b"a");
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(_) => break,
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let took = opened.elapsed();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(
+        answer.starts_with("HTTP/1.1 408 "),
+        "{answer:?} after {took:?}"
+    );
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(3),
+        "closed after {took:?}"
+    );
+    // A prompt request is answered as ever.
+    let page = s.http(&format!(
+        "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        s.host
+    ));
+    assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
+}
+
+/// A TCP connection to `to` from the local address `from` (another
+/// loopback address: the whole of 127/8 is this machine's).
+fn connect_from(from: std::net::Ipv4Addr, to: std::net::SocketAddrV4) -> std::net::TcpStream {
+    use std::os::fd::FromRawFd;
+    let sockaddr = |a: std::net::SocketAddrV4| libc::sockaddr_in {
+        sin_family: libc::AF_INET as libc::sa_family_t,
+        sin_port: a.port().to_be(),
+        sin_addr: libc::in_addr {
+            s_addr: u32::from(*a.ip()).to_be(),
+        },
+        sin_zero: [0; 8],
+    };
+    let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+    // SAFETY: a fresh socket, bound and connected with addresses that live
+    // through the calls; its descriptor is handed to the TcpStream alone.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+        let stream = std::net::TcpStream::from_raw_fd(fd);
+        let local = sockaddr(std::net::SocketAddrV4::new(from, 0));
+        let bound = libc::bind(fd, (&local as *const libc::sockaddr_in).cast(), len);
+        assert_eq!(bound, 0, "bind {from}: {}", std::io::Error::last_os_error());
+        let remote = sockaddr(to);
+        let connected = libc::connect(fd, (&remote as *const libc::sockaddr_in).cast(), len);
+        assert_eq!(connected, 0, "connect: {}", std::io::Error::last_os_error());
+        stream
+    }
+}
+
+#[test]
+fn one_client_address_cannot_take_every_connection() {
+    use std::io::{Read, Write};
+    // One session: 65 connections at once, 17 of them from one address.
+    let s = Served::start(&["--max-sessions", "1"]);
+    let server: std::net::SocketAddrV4 = s.host.parse().unwrap();
+    let me = std::net::Ipv4Addr::LOCALHOST;
+    let get = |mut stream: std::net::TcpStream| {
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        write!(
+            stream,
+            "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            s.host
+        )
+        .unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+    };
+    // Connections that say nothing (yet), as a slowloris holds them.
+    let held: Vec<_> = (0..17).map(|_| connect_from(me, server)).collect();
+    let refused = get(connect_from(me, server));
+    assert!(
+        refused.starts_with("HTTP/1.1 503 ")
+            && refused.contains("too many connections from your address (at most 17 at once)"),
+        "{refused}"
+    );
+    // Another client is served meanwhile.
+    let other = get(connect_from(std::net::Ipv4Addr::new(127, 0, 0, 2), server));
+    assert!(other.starts_with("HTTP/1.1 200 OK"), "{other}");
+    // Slots come back as connections close.
+    drop(held);
+    let until = std::time::Instant::now() + PATIENCE;
+    loop {
+        let again = get(connect_from(me, server));
+        if again.starts_with("HTTP/1.1 200 OK") {
+            break;
+        }
+        assert!(std::time::Instant::now() < until, "{again}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}

@@ -10,12 +10,13 @@
 //! (any site may open a WebSocket to any address; this is where that
 //! stops).
 
+use super::admission::Refused;
 use super::assets;
 use super::socket::{self, Ws};
 use super::Server;
 use std::io::{self, Read, Write};
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Where the page opens its WebSocket.
 pub const SOCKET_PATH: &str = "/ws";
@@ -23,10 +24,16 @@ pub const SOCKET_PATH: &str = "/ws";
 pub const MAX_HEAD: usize = 8 * 1024;
 /// Most headers accepted in a request.
 const MAX_HEADERS: usize = 40;
-/// How long a new connection may take to send its first request.
-const FIRST_REQUEST: Duration = Duration::from_secs(10);
-/// How long a kept-alive connection may sit idle between requests.
-const KEEP_ALIVE: Duration = Duration::from_secs(5);
+/// How long a new connection may take to send its first request's whole
+/// head, from the moment it is accepted (`--request-timeout`): a deadline
+/// for the head, not for each read, so a client that trickles a byte now
+/// and then can't hold a connection for long.
+pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a kept-alive connection may take to send the whole head of its
+/// next request, from the end of the last answer.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(5);
+/// How long an answer may take to be written.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A parsed request head.
 #[derive(Clone, Debug)]
@@ -78,19 +85,24 @@ impl Request {
 /// Why a request head could not be read.
 #[derive(Debug)]
 pub enum HeadError {
-    /// The connection closed or timed out before a complete head (nothing
-    /// to answer).
+    /// The connection closed before a complete head (nothing to answer).
     Gone,
+    /// The head's deadline passed; true if part of a head had come.
+    Late(bool),
     /// Not HTTP.
     Malformed,
     /// Over [`MAX_HEAD`] bytes or [`MAX_HEADERS`] headers.
     TooLarge,
 }
 
-/// Reads one request head from `stream`; `buf` holds bytes already read and
-/// keeps those after the head (a pipelined request, or early WebSocket
-/// frames).
-pub fn read_head(mut stream: &TcpStream, buf: &mut Vec<u8>) -> Result<Request, HeadError> {
+/// Reads one request head from `stream`, whole by `deadline`; `buf` holds
+/// bytes already read and keeps those after the head (a pipelined request,
+/// or early WebSocket frames).
+pub fn read_head(
+    mut stream: &TcpStream,
+    buf: &mut Vec<u8>,
+    deadline: Instant,
+) -> Result<Request, HeadError> {
     let mut chunk = [0u8; 2048];
     loop {
         if !buf.is_empty() {
@@ -130,10 +142,22 @@ pub fn read_head(mut stream: &TcpStream, buf: &mut Vec<u8>) -> Result<Request, H
                 return Err(HeadError::TooLarge);
             }
         }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return Err(HeadError::Late(!buf.is_empty()));
+        }
         match stream.read(&mut chunk) {
             Ok(0) => return Err(HeadError::Gone),
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                return Err(HeadError::Late(!buf.is_empty()))
+            }
             Err(_) => return Err(HeadError::Gone),
         }
     }
@@ -211,6 +235,7 @@ fn reason(status: u16) -> &'static str {
         403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        408 => "Request Timeout",
         426 => "Upgrade Required",
         431 => "Request Header Fields Too Large",
         503 => "Service Unavailable",
@@ -239,25 +264,29 @@ impl Upgrade {
     }
 }
 
-/// Answers requests on one connection until it closes; returns the
-/// WebSocket upgrade if one was asked for and allowed.
-pub fn serve_requests(stream: &TcpStream, server: &Server) -> Option<Upgrade> {
-    let _ = stream.set_write_timeout(Some(FIRST_REQUEST));
+/// The answer to a head that could not be read, if it gets one.
+pub(crate) fn head_error_response(error: &HeadError) -> Option<Response<'static>> {
+    match error {
+        HeadError::Gone | HeadError::Late(false) => None,
+        HeadError::Late(true) => Some(Response::text(408, "the request head took too long\n", &[])),
+        HeadError::Malformed => Some(Response::text(400, "not an HTTP request\n", &[])),
+        HeadError::TooLarge => Some(Response::text(431, "request head too large\n", &[])),
+    }
+}
+
+/// Answers requests on one connection, accepted at `accepted`, until it
+/// closes; returns the WebSocket upgrade if one was asked for and allowed.
+pub fn serve_requests(stream: &TcpStream, server: &Server, accepted: Instant) -> Option<Upgrade> {
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
     let mut buf = Vec::new();
-    let mut first = true;
+    let mut deadline = accepted + server.head_timeout;
     loop {
-        let wait = if first { FIRST_REQUEST } else { KEEP_ALIVE };
-        first = false;
-        let _ = stream.set_read_timeout(Some(wait));
-        let request = match read_head(stream, &mut buf) {
+        let request = match read_head(stream, &mut buf, deadline) {
             Ok(r) => r,
-            Err(HeadError::Gone) => return None,
-            Err(HeadError::Malformed) => {
-                let _ = Response::text(400, "not an HTTP request\n", &[]).write(stream);
-                return None;
-            }
-            Err(HeadError::TooLarge) => {
-                let _ = Response::text(431, "request head too large\n", &[]).write(stream);
+            Err(e) => {
+                if let Some(response) = head_error_response(&e) {
+                    let _ = response.write(stream);
+                }
                 return None;
             }
         };
@@ -266,6 +295,7 @@ pub fn serve_requests(stream: &TcpStream, server: &Server) -> Option<Upgrade> {
                 if response.write(stream).is_err() || response.close {
                     return None;
                 }
+                deadline = Instant::now() + KEEP_ALIVE.min(server.head_timeout);
             }
             Route::Socket(key) => {
                 let _ = stream.set_read_timeout(None);
@@ -483,9 +513,9 @@ fn check_upgrade<'a>(req: &'a Request, host: &str) -> Route<'a> {
 }
 
 /// Tells a connection beyond the server's limits to come back later.
-pub fn refuse_overloaded(stream: TcpStream) {
+pub fn refuse_overloaded(stream: TcpStream, why: &Refused) {
     let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-    let _ = Response::text(503, "too many connections; try again later\n", &[]).write(&stream);
+    let _ = Response::text(503, &why.text(), &[]).write(&stream);
 }
 
 #[cfg(test)]
