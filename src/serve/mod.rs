@@ -4,6 +4,8 @@
 //!
 //! - [`http`]: the few HTTP requests the server answers (the page's files,
 //!   the WebSocket upgrade), with the checks that keep other web sites out.
+//! - [`admission`]: how many connections are taken at once, in all and
+//!   from one client address.
 //! - [`assets`]: the page (plain HTML, CSS and JavaScript under
 //!   `src/serve/page/`), compiled into the binary.
 //! - [`socket`]: one WebSocket connection: frames in and out, size limits,
@@ -22,6 +24,7 @@
 //! its session ends, engines with it; then `kinrow serve` ends by the signal
 //! (see [`crate::sys::signals`]). A second signal ends it at once.
 
+pub mod admission;
 pub mod assets;
 pub mod http;
 pub mod session;
@@ -56,6 +59,11 @@ pub struct ServeArgs {
     /// engines named here (see docs/web.md).
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
     pub bind: IpAddr,
+    /// A name the page may be opened by besides the address (repeatable):
+    /// requests for any other name are refused, so that another web site
+    /// can't point a name of its own at this server (see docs/web.md).
+    #[arg(long = "host", value_name = "NAME", value_parser = http::parse_host_name)]
+    pub hosts: Vec<String>,
     /// An engine the page may offer, NAME=COMMAND (repeatable); COMMAND is
     /// split into words like a shell would, but run without one (a Gomocup
     /// brain: NAME=gomocup:COMMAND). The page picks engines by NAME only.
@@ -78,6 +86,11 @@ pub struct ServeArgs {
     /// many seconds is gone: its session ends and its engines are killed.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
     pub heartbeat: Duration,
+    /// Longest time a connection may take, from when it is accepted, to send
+    /// its request's whole head (the page's files and the WebSocket's
+    /// handshake); a slower one is closed.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub request_timeout: Duration,
 }
 
 const SERVE_HELP: &str = "\
@@ -87,7 +100,9 @@ own engine processes, killed when the tab closes.
 Examples:
   kinrow serve --open
   kinrow serve --engine 'pybot=python3 bots/random.py' --port 9000
-  kinrow serve --bind 0.0.0.0     (every machine that can reach this one may play)";
+  kinrow serve --bind 0.0.0.0     (every machine that can reach this one may play,
+                                   opening it by this machine's address)
+  kinrow serve --bind 0.0.0.0 --host mybox.local   (by that name too)";
 
 impl ServeArgs {
     /// What the flags can't say on their own: each engine name once.
@@ -129,15 +144,17 @@ fn parse_engine(s: &str) -> Result<NamedEngine, String> {
 pub struct Server {
     /// Where it listens (with the port actually bound).
     pub addr: SocketAddr,
-    /// Host header values it answers to; `None`: any (an explicit --bind to
-    /// a non-loopback address, reached by whatever name).
-    pub hosts: Option<Vec<String>>,
+    /// Host header values it answers to.
+    pub hosts: http::Hosts,
     /// What the page may start.
     pub catalog: Arc<Catalog>,
     pub max_sessions: usize,
     pub heartbeat: Duration,
+    /// How long a new connection may take to send a request head.
+    pub head_timeout: Duration,
     sessions: AtomicUsize,
-    connections: AtomicUsize,
+    /// Connections open, in all and by client.
+    admission: Arc<admission::Admission>,
     next_session: AtomicU64,
     /// How to end each open session from outside (a stop signal), and
     /// whether the server is stopping: a session opened from then on is
@@ -174,11 +191,15 @@ const STOP_WAIT: Duration = Duration::from_secs(3);
 /// Connections served at once beyond the sessions (page loads are short);
 /// more are refused with 503 rather than given a thread each.
 const SPARE_CONNECTIONS: usize = 64;
+/// Of those, what one client address may hold beyond the sessions (a
+/// browser loads a page over six at most): so one client can't take more
+/// than all but 48 of the connections.
+const SPARE_PER_CLIENT: usize = 16;
 
 impl Server {
     /// A server for `addr` (its port already bound).
     pub fn new(addr: SocketAddr, args: &ServeArgs, program: PathBuf) -> Server {
-        let hosts = http::allowed_hosts(addr);
+        let hosts = http::Hosts::new(addr, &args.hosts);
         Server {
             addr,
             hosts,
@@ -196,8 +217,12 @@ impl Server {
             }),
             max_sessions: args.max_sessions as usize,
             heartbeat: args.heartbeat,
+            head_timeout: args.request_timeout,
             sessions: AtomicUsize::new(0),
-            connections: AtomicUsize::new(0),
+            admission: admission::Admission::new(
+                args.max_sessions as usize + SPARE_CONNECTIONS,
+                args.max_sessions as usize + SPARE_PER_CLIENT,
+            ),
             next_session: AtomicU64::new(1),
             open: Mutex::new(OpenSessions::default()),
         }
@@ -319,6 +344,20 @@ fn serve(args: ServeArgs, stop: &Stop) -> anyhow::Result<()> {
             },
             server.max_sessions
         )?;
+        writeln!(
+            out,
+            "It answers to {}{}; other names are refused (see --host).",
+            if addr.ip().is_unspecified() {
+                "this machine's addresses".to_string()
+            } else {
+                addr.ip().to_string()
+            },
+            if args.hosts.is_empty() {
+                String::new()
+            } else {
+                format!(" and {}", args.hosts.join(", "))
+            }
+        )?;
     }
     out.flush()?;
     drop(out);
@@ -351,8 +390,8 @@ fn accept(listener: &TcpListener, server: &Arc<Server>, stop: &Stop) -> io::Resu
             Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(e),
         }
-        let stream = match listener.accept() {
-            Ok((stream, _)) => stream,
+        let (stream, peer) = match listener.accept() {
+            Ok(accepted) => accepted,
             Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
             Err(_) => {
                 // Out of file descriptors, say: don't spin; the backlog waits.
@@ -364,47 +403,39 @@ fn accept(listener: &TcpListener, server: &Arc<Server>, stop: &Stop) -> io::Resu
         if stream.set_nonblocking(false).is_err() {
             continue;
         }
-        take_connection(stream, server);
+        take_connection(stream, peer.ip(), server);
     }
     Ok(())
 }
 
-/// Serves one connection on a thread of its own, or refuses it when too
-/// many are open.
-fn take_connection(stream: TcpStream, server: &Arc<Server>) {
-    let open = server.connections.fetch_add(1, Ordering::SeqCst);
-    let guard = ConnectionGuard(Arc::clone(server));
-    if open >= server.max_sessions + SPARE_CONNECTIONS {
-        http::refuse_overloaded(stream);
-        drop(guard);
-        return;
-    }
+/// Serves one connection from `peer` on a thread of its own, or refuses it
+/// when too many are open (from that client, or in all).
+fn take_connection(stream: TcpStream, peer: IpAddr, server: &Arc<Server>) {
+    let accepted = Instant::now();
+    let ticket = match server.admission.admit(peer) {
+        Ok(ticket) => ticket,
+        Err(why) => {
+            http::refuse_overloaded(stream, &why);
+            return;
+        }
+    };
     let server = Arc::clone(server);
     let spawned = thread::Builder::new()
         .name("http".into())
         .stack_size(256 * 1024)
         .spawn(move || {
-            let _guard = guard;
-            serve_connection(stream, &server);
+            let _ticket = ticket;
+            serve_connection(stream, &server, accepted);
         });
     if spawned.is_err() {
         eprintln!("kinrow serve: cannot start a thread for a connection; refused it");
     }
 }
 
-/// Counts a connection until its thread ends.
-struct ConnectionGuard(Arc<Server>);
-
-impl Drop for ConnectionGuard {
-    fn drop(&mut self) {
-        self.0.connections.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
 /// Answers one connection: page requests until it closes, or a WebSocket.
-fn serve_connection(stream: TcpStream, server: &Arc<Server>) {
+fn serve_connection(stream: TcpStream, server: &Arc<Server>, accepted: Instant) {
     let _ = stream.set_nodelay(true);
-    let Some(upgrade) = http::serve_requests(&stream, server) else {
+    let Some(upgrade) = http::serve_requests(&stream, server, accepted) else {
         return;
     };
     let ws = match upgrade.accept(stream) {

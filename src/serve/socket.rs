@@ -220,6 +220,18 @@ pub fn run(
     // Once we have sent a close: how the connection ends, and by when.
     let mut closing: Option<(End, Instant)> = None;
     let mut want_write;
+    // Frames that came in the packet of the upgrade request are in the
+    // WebSocket's buffer already, where `poll` cannot see them: taken now,
+    // not when the next byte arrives.
+    if let Some(end) = take_messages(
+        &mut ws,
+        limits,
+        &mut closing,
+        &mut last_heard,
+        &mut on_message,
+    ) {
+        return end;
+    }
     loop {
         for item in outbox.take() {
             match item {

@@ -68,6 +68,21 @@ impl Browser {
     /// Starts chromedriver and a browser with a window of `width`x`height`;
     /// `None` if either program is missing.
     pub fn start(width: u32, height: u32) -> Option<Browser> {
+        Browser::start_with(width, height, None)
+    }
+
+    /// A browser that acts as a phone's: a touch screen (`pointer: coarse`,
+    /// no hover) `width` CSS pixels wide, at three device pixels to one.
+    pub fn start_phone(width: u32, height: u32) -> Option<Browser> {
+        let emulation = json!({
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0, "touch": true},
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 \
+                          (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
+        });
+        Browser::start_with(width, height, Some(emulation))
+    }
+
+    fn start_with(width: u32, height: u32, emulation: Option<Value>) -> Option<Browser> {
         // A test that failed with the browser open poisons the lock; the
         // browser it held is gone all the same.
         let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -138,9 +153,13 @@ impl Browser {
             format!("--user-data-dir={}", browser.profile.display()),
             format!("--window-size={width},{height}"),
         ];
+        let mut options = json!({"binary": chromium, "args": args});
+        if let Some(emulation) = emulation {
+            options["mobileEmulation"] = emulation;
+        }
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": chromium, "args": args},
+            "goog:chromeOptions": options,
         }}});
         let answer = browser.call("POST", "/session", Some(caps));
         browser.session = answer["sessionId"]

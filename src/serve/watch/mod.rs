@@ -16,18 +16,21 @@ pub mod model;
 
 pub use model::Live;
 
+use crate::serve::admission::Admission;
 use crate::serve::assets::{self, Asset};
 use crate::serve::http::{self, Request, Response};
 use anyhow::Context;
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
 
 /// Connections served at once; more are refused with 503.
 pub const MAX_CONNECTIONS: usize = 32;
+/// Of those, what one client address may hold (a page and its stream take
+/// seven at most while it loads, one after).
+pub const MAX_PER_CLIENT: usize = 16;
 /// The most updates a watcher is sent per second (boards of 3x3 games may
 /// change thousands of times a second; eyes take a few dozen).
 pub const MAX_RATE: u32 = 10;
@@ -70,8 +73,8 @@ fn find(path: &str) -> Option<&'static Asset> {
 
 struct Watch {
     live: Arc<Live>,
-    hosts: Option<Vec<String>>,
-    connections: AtomicUsize,
+    hosts: http::Hosts,
+    admission: Arc<Admission>,
 }
 
 /// Listens on `bind:port` and serves the page of `live` from a thread of
@@ -85,8 +88,8 @@ pub fn start(bind: IpAddr, port: u16, live: Arc<Live>) -> anyhow::Result<String>
         .context("--serve: cannot read the bound address")?;
     let watch = Arc::new(Watch {
         live,
-        hosts: http::allowed_hosts(addr),
-        connections: AtomicUsize::new(0),
+        hosts: http::Hosts::new(addr, &[]),
+        admission: Admission::new(MAX_CONNECTIONS, MAX_PER_CLIENT),
     });
     thread::Builder::new()
         .name("watch".into())
@@ -96,51 +99,48 @@ pub fn start(bind: IpAddr, port: u16, live: Arc<Live>) -> anyhow::Result<String>
 }
 
 fn accept(listener: TcpListener, watch: &Arc<Watch>) {
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else {
+    loop {
+        let Ok((stream, peer)) = listener.accept() else {
             thread::sleep(Duration::from_millis(50));
             continue;
         };
-        if watch.connections.fetch_add(1, Ordering::SeqCst) >= MAX_CONNECTIONS {
-            watch.connections.fetch_sub(1, Ordering::SeqCst);
-            http::refuse_overloaded(stream);
-            continue;
-        }
+        let accepted = Instant::now();
+        let ticket = match watch.admission.admit(peer.ip()) {
+            Ok(ticket) => ticket,
+            Err(why) => {
+                http::refuse_overloaded(stream, &why);
+                continue;
+            }
+        };
         let w = Arc::clone(watch);
-        let spawned = thread::Builder::new()
+        let _ = thread::Builder::new()
             .name("watcher".into())
             .stack_size(256 * 1024)
             .spawn(move || {
-                serve_connection(&stream, &w);
-                w.connections.fetch_sub(1, Ordering::SeqCst);
+                let _ticket = ticket;
+                serve_connection(&stream, &w, accepted);
             });
-        if spawned.is_err() {
-            watch.connections.fetch_sub(1, Ordering::SeqCst);
-        }
     }
 }
 
 /// Requests on one connection until it closes or turns into an event
 /// stream.
-fn serve_connection(stream: &TcpStream, watch: &Watch) {
+fn serve_connection(stream: &TcpStream, watch: &Watch, accepted: Instant) {
     let _ = stream.set_nodelay(true);
     let _ = stream.set_write_timeout(Some(WRITE_DEADLINE));
-    let _ = stream.set_read_timeout(Some(Duration::from_secs(10)));
     let mut buf = Vec::new();
+    let mut deadline = accepted + http::HEAD_TIMEOUT;
     loop {
-        let req = match http::read_head(stream, &mut buf) {
+        let req = match http::read_head(stream, &mut buf, deadline) {
             Ok(r) => r,
-            Err(http::HeadError::Gone) => return,
-            Err(http::HeadError::Malformed) => {
-                let _ = Response::text(400, "not an HTTP request\n", &[]).write(stream);
-                return;
-            }
-            Err(http::HeadError::TooLarge) => {
-                let _ = Response::text(431, "request head too large\n", &[]).write(stream);
+            Err(e) => {
+                if let Some(response) = http::head_error_response(&e) {
+                    let _ = response.write(stream);
+                }
                 return;
             }
         };
-        if let Err(refusal) = http::check_host(&req, watch.hosts.as_deref()) {
+        if let Err(refusal) = http::check_host(&req, &watch.hosts) {
             let _ = refusal.write(stream);
             return;
         }
@@ -169,6 +169,7 @@ fn serve_connection(stream: &TcpStream, watch: &Watch) {
         if done {
             return;
         }
+        deadline = Instant::now() + http::KEEP_ALIVE;
     }
 }
 

@@ -460,6 +460,9 @@ struct PlayingView<'a> {
 struct View<'a> {
     version: u64,
     state: RunState,
+    /// The run's seed as a string: a JSON number above 2^53 is rounded by
+    /// JavaScript (`summary.seed` keeps the number, as `--json` has it).
+    seed: Option<String>,
     done: u64,
     total: usize,
     resumed: u64,
@@ -496,6 +499,7 @@ impl Snapshot {
         let view = View {
             version: self.version,
             state: self.run,
+            seed: self.counts.as_ref().map(|c| c.info.seed.to_string()),
             done,
             total,
             resumed,
