@@ -27,7 +27,7 @@ pub trait Link {
     /// response. An error says in plain words what went wrong with the
     /// engine (it exited, it was too slow, past which deadline); after an
     /// error the link is not used again.
-    fn request(&mut self, request: &Command, deadline: Deadline) -> Result<Response, String>;
+    fn request(&mut self, request: &Command, deadline: Deadline) -> Result<Response, EngineFault>;
 
     /// A response the engine wrote that no request asked for (it answered
     /// its last request twice), if one is there now.
@@ -40,7 +40,7 @@ pub trait Link {
 }
 
 impl Link for EngineLink {
-    fn request(&mut self, request: &Command, deadline: Deadline) -> Result<Response, String> {
+    fn request(&mut self, request: &Command, deadline: Deadline) -> Result<Response, EngineFault> {
         EngineLink::request(self, request.clone(), deadline.wait).map_err(|e| {
             let command = request.name();
             let what = match e {
@@ -54,10 +54,10 @@ impl Link for EngineLink {
                 }
                 other => other.to_string(),
             };
-            match last_words(&self.stderr_tail()) {
+            EngineFault(match last_words(&self.stderr_tail()) {
                 Some(said) => format!("{what}; its last message was: {said}"),
                 None => what,
-            }
+            })
         })
     }
 
@@ -129,9 +129,7 @@ impl EngineSeat {
                 clip_message(&extra.text)
             )));
         }
-        self.link
-            .request(request, self.deadline)
-            .map_err(EngineFault)
+        self.link.request(request, self.deadline)
     }
 
     /// The first exchange with a freshly started engine, within `startup`
@@ -143,10 +141,7 @@ impl EngineSeat {
             wait: startup,
             option: "--startup-timeout",
         };
-        let reply = self
-            .link
-            .request(&Command::Name, deadline)
-            .map_err(EngineFault)?;
+        let reply = self.link.request(&Command::Name, deadline)?;
         let name = reply.text.trim();
         Ok((reply.success && !name.is_empty()).then(|| quoted(name)))
     }
@@ -250,11 +245,12 @@ mod tests {
     }
 
     impl Link for Script {
-        fn request(&mut self, request: &Command, _d: Deadline) -> Result<Response, String> {
+        fn request(&mut self, request: &Command, _d: Deadline) -> Result<Response, EngineFault> {
             self.sent.borrow_mut().push(request.to_string());
             self.replies
                 .pop_front()
                 .unwrap_or_else(|| Err("stopped: its output closed".into()))
+                .map_err(EngineFault)
         }
     }
 
@@ -323,7 +319,7 @@ mod tests {
     }
 
     impl Link for Twice {
-        fn request(&mut self, _: &Command, _d: Deadline) -> Result<Response, String> {
+        fn request(&mut self, _: &Command, _d: Deadline) -> Result<Response, EngineFault> {
             Ok(Response {
                 success: true,
                 id: None,

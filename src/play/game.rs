@@ -323,7 +323,11 @@ mod tests {
     struct FirstFree(Board);
 
     impl Link for FirstFree {
-        fn request(&mut self, request: &Command, _d: Deadline) -> Result<Response, String> {
+        fn request(
+            &mut self,
+            request: &Command,
+            _d: Deadline,
+        ) -> Result<Response, crate::client::EngineFault> {
             let line = request.to_string();
             let words: Vec<&str> = line.split_whitespace().collect();
             let ok = |text: String| {

@@ -6,8 +6,10 @@
 
 use super::args::RunArgs;
 use super::files;
-use super::games_out::PastGames;
+use super::games_out::{self, PastGames, RunLine, RECORD_SCHEMA};
+use super::openings::Openings;
 use super::openings::{default_opening_plies, OpeningSource};
+use super::report::{BoardInfo, EngineInfo};
 use super::shard::Shard;
 use super::stats::Sprt;
 use super::{default_startup_timeout, default_timeout, EngineSpec};
@@ -243,6 +245,34 @@ impl Config {
         }
         config.seed = args.seed.or(past_seed).unwrap_or_else(rand::random);
         Ok(config)
+    }
+}
+
+impl Config {
+    /// The run line of this run (or shard), with these
+    /// engines and openings and `total_games` in its whole schedule.
+    pub fn run_line(
+        &self,
+        engines: &[EngineInfo],
+        openings: &Openings,
+        total_games: usize,
+    ) -> RunLine {
+        let board = BoardInfo::from(self.geometry);
+        let fingerprint = openings.fingerprint();
+        RunLine {
+            schema: RECORD_SCHEMA,
+            run: games_out::run_fingerprint(self.seed, &board, engines, &fingerprint),
+            shard: self.shard,
+            seed: self.seed,
+            board,
+            games_per_pairing: self.games,
+            total_games,
+            engines: engines.to_vec(),
+            openings: openings.description().to_string(),
+            openings_fingerprint: fingerprint,
+            sprt: self.sprt,
+            referee: env!("CARGO_PKG_VERSION").to_string(),
+        }
     }
 }
 

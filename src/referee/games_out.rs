@@ -106,32 +106,6 @@ pub struct RunLine {
 }
 
 impl RunLine {
-    /// The run line of the run (or the shard) of `config`, with these
-    /// engines and openings and `total_games` in its whole schedule.
-    pub fn of(
-        config: &super::config::Config,
-        engines: &[EngineInfo],
-        openings: &super::openings::Openings,
-        total_games: usize,
-    ) -> RunLine {
-        let board = BoardInfo::from(config.geometry);
-        let fingerprint = openings.fingerprint();
-        RunLine {
-            schema: RECORD_SCHEMA,
-            run: run_fingerprint(config.seed, &board, engines, &fingerprint),
-            shard: config.shard,
-            seed: config.seed,
-            board,
-            games_per_pairing: config.games,
-            total_games,
-            engines: engines.to_vec(),
-            openings: openings.description().to_string(),
-            openings_fingerprint: fingerprint,
-            sprt: config.sprt,
-            referee: env!("CARGO_PKG_VERSION").to_string(),
-        }
-    }
-
     /// The line as written, with its newline.
     pub fn line(&self) -> String {
         let mut line = serde_json::to_string(self).unwrap_or_default();
@@ -143,7 +117,12 @@ impl RunLine {
 /// [`RunLine::run`]: what makes a run this run, whatever the machine (the
 /// engines' commands and the openings file's path may differ between the
 /// machines that play its shards).
-fn run_fingerprint(seed: u64, board: &BoardInfo, engines: &[EngineInfo], openings: &str) -> String {
+pub(super) fn run_fingerprint(
+    seed: u64,
+    board: &BoardInfo,
+    engines: &[EngineInfo],
+    openings: &str,
+) -> String {
     use super::seeds::{digest, text_words};
     let head = [
         seed,

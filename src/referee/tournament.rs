@@ -305,7 +305,7 @@ fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared
         None => (check_engines(config, cancel)?, Vec::new()),
     };
     let schedule = Schedule::new(engines.len(), config.games, config.shard);
-    let run_line = RunLine::of(config, &engines, &openings, schedule.total);
+    let run_line = config.run_line(&engines, &openings, schedule.total);
     let plan = Plan {
         engines,
         kinds,

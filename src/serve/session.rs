@@ -548,7 +548,11 @@ mod tests {
     }
 
     impl Link for Recorder {
-        fn request(&mut self, request: &Command, _: Deadline) -> Result<Response, String> {
+        fn request(
+            &mut self,
+            request: &Command,
+            _: Deadline,
+        ) -> Result<Response, crate::client::EngineFault> {
             let line = request.to_string();
             self.log.borrow_mut().push(line.clone());
             let success = self.knows_undo || line != "undo";

@@ -49,6 +49,7 @@ impl Reaper {
     pub fn start(kind: SignalHandlerKind) -> Reaper {
         start_warden();
         adopt_orphans();
+        signals::on_second_signal(kill_all_now);
         Reaper {
             stop: Stop::install(kind),
         }
@@ -307,7 +308,7 @@ fn sweep_adopted() {
 /// that is about to end the process at once (a second Ctrl-C), so engines
 /// that ignore the end of their input are not left running. It does not
 /// reap; the caller is expected to exit (the warden sweeps after it).
-pub(super) fn kill_all_now() {
+fn kill_all_now() {
     live_groups::kill_all();
     let warden = WARDEN.load(Ordering::SeqCst);
     for_each_adopted(|pid| {

@@ -17,11 +17,10 @@
 //! only by hand.
 
 use super::poll::{self, Watch};
-use super::reaper;
 use std::fmt;
 use std::io::{self, Read};
 use std::os::fd::{AsRawFd, RawFd};
-use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI32, AtomicPtr, AtomicUsize, Ordering};
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
@@ -94,6 +93,18 @@ static WAKE: AtomicI32 = AtomicI32::new(-1);
 /// read end of its pipe.
 static INSTALLED: OnceLock<(Arc<AtomicBool>, RawFd)> = OnceLock::new();
 
+/// What a second stop signal does just before it ends the process (the
+/// reaper's kill of every engine), as a plain `fn()`'s address, or 0: the
+/// handler calls it without knowing what it is, so this module knows nothing
+/// of processes.
+static ON_SECOND: AtomicUsize = AtomicUsize::new(0);
+
+/// Has a second stop signal call `last` before the process ends at once;
+/// `last` must be async-signal-safe.
+pub fn on_second_signal(last: fn()) {
+    ON_SECOND.store(last as usize, Ordering::SeqCst);
+}
+
 extern "C" fn on_stop_signal(signal: libc::c_int) {
     // Async-signal-safe: atomic operations, write(2), kill(2) and _exit(2)
     // only.
@@ -101,7 +112,13 @@ extern "C" fn on_stop_signal(signal: libc::c_int) {
         .compare_exchange(0, signal, Ordering::SeqCst, Ordering::SeqCst)
         .is_err()
     {
-        reaper::kill_all_now();
+        let last = ON_SECOND.load(Ordering::SeqCst);
+        if last != 0 {
+            // SAFETY: a nonzero value was stored by on_second_signal from
+            // a fn() (async-signal-safe by its contract).
+            let last: fn() = unsafe { std::mem::transmute::<usize, fn()>(last) };
+            last();
+        }
         // SAFETY: _exit is async-signal-safe; nothing is flushed on purpose.
         unsafe { libc::_exit(128 + signal) };
     }
