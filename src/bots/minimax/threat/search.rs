@@ -4,7 +4,6 @@
 
 use super::field::{Field, FOUR, THREE};
 use super::shape::Lines;
-use super::tactics::{VctKnown, Win};
 use crate::bots::minimax::eval::{is_proven, to_table, win_at, INFINITY};
 use crate::bots::minimax::layout::Layout;
 use crate::bots::minimax::table::{Bound, Entry, Table};
@@ -45,6 +44,22 @@ const THREE_TEMPO: i32 = 60;
 
 /// Deepest VCT tried, in the attacker's threats.
 const VCT_DEPTH: u32 = 12;
+
+/// Deepest VCF, in attacker's fours.
+pub(super) const VCF_DEPTH: u32 = 24;
+
+/// A proved win: the first move and the plies to the winning stone, the
+/// first move counted.
+pub(super) type Win = (usize, u32);
+
+/// What a VCT search proved of a position, attacker to move: a win within
+/// `won` threats (`win`: the move and the plies), none within `failed`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct VctKnown {
+    pub(super) won: u32,
+    pub(super) failed: u32,
+    pub(super) win: Win,
+}
 
 /// Entries of the cache of failed VCFs (a power of two).
 const VCF_CACHE: usize = 1 << 16;
@@ -184,7 +199,7 @@ impl<'a> ThreatSearch<'a> {
         // The quickest VCF: one more four at a time (failures are cached).
         self.budget = self.nodes + ROOT_VCF_NODES;
         self.exhausted = false;
-        for fours in 1..=super::tactics::VCF_DEPTH {
+        for fours in 1..=VCF_DEPTH {
             if let Some((sq, plies)) = self.vcf(fours) {
                 return proved(sq, plies, self.nodes);
             }
