@@ -7,7 +7,7 @@ use super::shape::Lines;
 use crate::bots::minimax::eval::{is_proven, to_table, win_at, INFINITY};
 use crate::bots::minimax::layout::Layout;
 use crate::bots::minimax::table::{Bound, Entry, Table};
-use crate::bots::minimax::SearchReport;
+use crate::bots::minimax::{Caps, SearchReport};
 use crate::rules::{Board, Outcome};
 use rand::rngs::SmallRng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -78,6 +78,8 @@ pub struct ThreatSearch<'a> {
     deadline: Instant,
     hard: Instant,
     pub(super) nodes: u64,
+    /// The node count at which the current phase ends (`set nodes`).
+    node_deadline: u64,
     /// Set when the phase's deadline passed: every score since is void.
     stopped: bool,
     /// The node count at which the current tactical search gives up.
@@ -116,6 +118,7 @@ impl<'a> ThreatSearch<'a> {
             deadline: hard,
             hard,
             nodes: 0,
+            node_deadline: u64::MAX,
             stopped: false,
             budget: u64::MAX,
             exhausted: false,
@@ -136,33 +139,39 @@ impl<'a> ThreatSearch<'a> {
         }
     }
 
-    /// Counts a node and reads the clock now and then.
+    /// Counts a node, reads the clock now and then, and ends the phase at
+    /// its deadline or node count.
     #[inline]
     pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= self.deadline {
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= self.deadline
+            || self.nodes >= self.node_deadline
+        {
             self.stopped = true;
         }
         self.stopped
     }
 
-    /// Starts a phase that ends at `until` (never after the hard deadline);
-    /// false when there is no time left for it.
-    fn phase(&mut self, until: Instant) -> bool {
+    /// Starts a phase that ends at `until` (never after the hard deadline)
+    /// or at the node count `nodes_until`; false when there is nothing left
+    /// for it.
+    fn phase(&mut self, until: Instant, nodes_until: u64) -> bool {
         self.deadline = until.min(self.hard);
-        self.stopped = Instant::now() >= self.deadline;
+        self.node_deadline = nodes_until;
+        self.stopped = Instant::now() >= self.deadline || self.nodes >= nodes_until;
         !self.stopped
     }
 
     /// Chooses a move for the side to move of an ongoing game: what is
-    /// forced or proved first, then iterative deepening up to `max_depth`
-    /// plies. Without a depth cap the whole time to the hard deadline is
-    /// used; with one, the tactical searches run on node budgets only, so
-    /// that the same position gives the same move.
+    /// forced or proved first, then iterative deepening up to the caps'
+    /// depth. Without a cap the whole time to the hard deadline is used,
+    /// shared between the phases; with one, the tactical searches run on
+    /// node budgets only (with a node cap the phases share the nodes as
+    /// they would the time), so that the same position gives the same move.
     pub fn choose(
         &mut self,
         rng: &mut SmallRng,
-        max_depth: Option<usize>,
+        caps: Caps,
         start: Instant,
     ) -> (usize, SearchReport) {
         let mut report = SearchReport::default();
@@ -192,10 +201,11 @@ impl<'a> ThreatSearch<'a> {
             return proved(sq as usize, 3, 0);
         }
         let total = self.hard.saturating_duration_since(start);
-        let capped = max_depth.is_some();
+        let capped = caps.any();
+        let max_nodes = caps.nodes.unwrap_or(u64::MAX);
         // Attack first: a VCF, then a VCT, on an eighth of the time.
         let attack_until = if capped { self.hard } else { start + total / 8 };
-        self.phase(attack_until);
+        self.phase(attack_until, max_nodes / 8);
         // The quickest VCF: one more four at a time (failures are cached).
         self.budget = self.nodes + ROOT_VCF_NODES;
         self.exhausted = false;
@@ -207,7 +217,7 @@ impl<'a> ThreatSearch<'a> {
                 break;
             }
         }
-        if let Some((sq, plies)) = self.vct_root(ROOT_VCT_NODES, attack_until) {
+        if let Some((sq, plies)) = self.vct_root(ROOT_VCT_NODES, attack_until, max_nodes / 8) {
             return proved(sq, plies, self.nodes);
         }
         self.budget = u64::MAX;
@@ -215,7 +225,7 @@ impl<'a> ThreatSearch<'a> {
         // Then search, keeping a tenth of the time to check the choice.
         let check_reserve = if capped { Duration::ZERO } else { total / 10 };
         let phase_end = self.hard.checked_sub(check_reserve).unwrap_or(self.hard);
-        self.phase(phase_end);
+        self.phase(phase_end, max_nodes - max_nodes / 10);
         let mut scored = Vec::new();
         let restricted = self.generate(&mut scored, 0, None);
         if scored.is_empty() {
@@ -233,7 +243,7 @@ impl<'a> ThreatSearch<'a> {
             return (moves[0], report);
         }
         let empties = self.field.board.geometry().area() - self.field.board.ply();
-        let limit = max_depth.unwrap_or(empties).min(empties).max(1);
+        let limit = caps.depth.unwrap_or(empties).min(empties).max(1);
         let mut best: Option<(usize, i32)> = None;
         for depth in 1..=limit {
             let (result, complete) = self.search_root(&moves, depth as i32);
@@ -252,12 +262,16 @@ impl<'a> ThreatSearch<'a> {
         }
 
         // The choice must not leave the other a VCT; if it does, the next
-        // moves in the search's order, while time lasts (the first eight
-        // under a depth cap, on node budgets).
+        // moves in the search's order, while time (or the node cap) lasts
+        // (the first eight under a depth cap alone, on node budgets).
         let mut choice = best.map_or(moves[0], |b| b.0);
         if !best.is_some_and(|b| is_proven(b.1) && b.1 > 0) {
-            self.phase(self.hard);
-            let checked = if capped { 8 } else { moves.len() };
+            self.phase(self.hard, max_nodes);
+            let checked = if caps.nodes.is_none() && capped {
+                8
+            } else {
+                moves.len()
+            };
             for &m in moves.iter().take(checked) {
                 match self.refuted_by_vct(m) {
                     Some(false) => {
@@ -274,9 +288,10 @@ impl<'a> ThreatSearch<'a> {
     }
 
     /// A VCT for the side to move, deepening one threat at a time, within
-    /// `nodes` nodes and the time to `until`.
-    fn vct_root(&mut self, nodes: u64, until: Instant) -> Option<Win> {
-        if !self.phase(until) {
+    /// `nodes` nodes, the time to `until` and the node count `nodes_until`;
+    /// afterwards the phase runs to the hard deadline with no node count.
+    fn vct_root(&mut self, nodes: u64, until: Instant, nodes_until: u64) -> Option<Win> {
+        if !self.phase(until, nodes_until) {
             return None;
         }
         self.budget = self.nodes + nodes;
@@ -290,7 +305,7 @@ impl<'a> ThreatSearch<'a> {
         }
         self.budget = u64::MAX;
         self.exhausted = false;
-        self.phase(self.hard);
+        self.phase(self.hard, u64::MAX);
         found
     }
 
@@ -734,7 +749,7 @@ mod tests {
                 }
                 let vcf = s.vcf_within(20_000);
                 let vct = if vcf.is_none() {
-                    s.vct_root(20_000, Instant::now() + Duration::from_secs(60))
+                    s.vct_root(20_000, Instant::now() + Duration::from_secs(60), u64::MAX)
                 } else {
                     None
                 };
