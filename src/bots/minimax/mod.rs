@@ -49,6 +49,7 @@ use search::Search;
 use std::time::Duration;
 use std::time::Instant;
 use table::Table;
+pub use threat::EvalSampler;
 use threat::ThreatSearch;
 
 /// Time kept back from `movetime` for setting up and answering: a tenth,

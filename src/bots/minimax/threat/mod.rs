@@ -6,6 +6,8 @@
 //! - `field`: the board with those shapes kept move by move for every empty
 //!   cell and both players, the cells that win, make fours, win in three
 //!   plies or make open threes, and the evaluation (the cells' worth).
+//! - `learned`, `weights`: the evaluation, tables of cell classes fitted
+//!   to game results; `sampler`: positions and features for the tuner.
 //! - `vcf`: VCF and VCT, threat-space searches whose wins are proofs
 //!   (methods of the search, which owns their caches and budgets).
 //! - `search`: PVS with iterative deepening, the transposition table,
@@ -14,9 +16,13 @@
 //!   end, a check that the chosen move leaves the other no VCT.
 
 mod field;
+mod learned;
+mod sampler;
 mod search;
 mod shape;
 mod vcf;
+mod weights;
 
+pub use sampler::EvalSampler;
 pub use search::{Memory, ThreatSearch};
 pub use shape::Lines;

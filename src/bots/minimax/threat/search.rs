@@ -2,7 +2,7 @@
 //! iterative deepening, the transposition table, killer and history move
 //! ordering, and move generation that knows what is forced.
 
-use super::field::{Field, FOUR, THREE};
+use super::field::{Field, FOUR};
 use super::shape::Lines;
 use crate::bots::minimax::eval::{is_proven, to_table, win_at, INFINITY};
 use crate::bots::minimax::layout::Layout;
@@ -37,10 +37,6 @@ const NODE_VCF_NODES: u64 = 100;
 const ROOT_VCF_NODES: u64 = 100_000;
 const ROOT_VCT_NODES: u64 = 400_000;
 const DEFENCE_VCT_NODES: u64 = 200_000;
-
-/// The initiative's worth at the horizon (see `evaluate`).
-const FOUR_THREE_TEMPO: i32 = 400;
-const THREE_TEMPO: i32 = 60;
 
 /// Deepest VCT tried, in the attacker's threats.
 const VCT_DEPTH: u32 = 12;
@@ -433,7 +429,7 @@ impl<'a> ThreatSearch<'a> {
             }
         }
         if depth <= 0 {
-            return self.evaluate();
+            return self.field.evaluate();
         }
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
@@ -479,25 +475,6 @@ impl<'a> ThreatSearch<'a> {
         let bound = Bound::of(best, alpha_in, beta);
         self.store(key, sym, best, depth, bound, best_sq, ply);
         best
-    }
-
-    /// The evaluation, with the initiative of the side to move: a four
-    /// that also makes an open three is most often a win, an open three to
-    /// make forces a reply.
-    fn evaluate(&self) -> i32 {
-        let me = self.field.to_move();
-        let mut v = self.field.evaluate();
-        let four_three = self
-            .field
-            .fours(me)
-            .iter()
-            .any(|&sq| self.field.threat(sq as usize, me).flags & THREE != 0);
-        if four_three {
-            v += FOUR_THREE_TEMPO;
-        } else if !self.field.threes(me).is_empty() {
-            v += THREE_TEMPO;
-        }
-        v
     }
 
     /// Stores a result of the node at `ply` (its proven scores made
@@ -578,7 +555,6 @@ impl<'a> ThreatSearch<'a> {
         let layout = self.layout;
         let board = &self.field.board;
         let me = board.to_move();
-        let opp = me.other();
         moves.clear();
         if board.ply() == 0 {
             moves.extend(layout.centre.iter().map(|&sq| (sq, 0)));
@@ -592,10 +568,9 @@ impl<'a> ThreatSearch<'a> {
             let score = if Some(sq) == tt_move {
                 i64::MAX
             } else {
-                let mine = self.field.threat(sq, me).value as i64;
-                let theirs = self.field.threat(sq, opp).value as i64;
+                let prior = self.field.move_prior(sq, me) as i64;
                 let killer = if killers.contains(&sq) { 16 } else { 0 };
-                (2 * mine + theirs + killer) * 4096 + self.history[sq][me.index()].min(4095) as i64
+                (prior + killer) * 4096 + self.history[sq][me.index()].min(4095) as i64
             };
             moves.push((sq, score));
         }
