@@ -15,12 +15,13 @@
 //! not given): in each such position where the search would order quiet
 //! moves, a softmax over the candidate cells (empty, near a stone) of a
 //! prior per cell, the sum of two weights by the cell's classes (see
-//! `EvalSampler::candidates`), `--policy-scale` units a logit.
+//! `EvalSampler::candidates`), `--policy-scale` units a logit; with
+//! `--keep-policy` the fit is only reported and the current order written.
 //!
 //! ```sh
 //! cargo run --release --example tune-eval -- [--out src/bots/minimax/threat/weights.rs] \
 //!     [--scale 600] [--l2 0.0005] [--steps 1500] [--skip 4] \
-//!     [--teachers NAME,NAME] [--policy-scale 100] GAMES.jsonl ...
+//!     [--teachers NAME,NAME] [--policy-scale 100] [--keep-policy] GAMES.jsonl ...
 //! ```
 //!
 //! `--skip N` leaves out the first N plies after each opening (where the
@@ -57,6 +58,7 @@ struct Options {
     skip: usize,
     teachers: Option<Vec<String>>,
     policy_scale: f64,
+    keep_policy: bool,
     files: Vec<String>,
 }
 
@@ -69,6 +71,7 @@ fn parse_args() -> Result<Options, String> {
         skip: 4,
         teachers: None,
         policy_scale: 100.0,
+        keep_policy: false,
         files: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -87,6 +90,7 @@ fn parse_args() -> Result<Options, String> {
             "--teachers" => {
                 o.teachers = Some(value("--teachers")?.split(',').map(String::from).collect())
             }
+            "--keep-policy" => o.keep_policy = true,
             "--policy-scale" => {
                 o.policy_scale = number(value("--policy-scale")?, "--policy-scale")?
             }
@@ -453,6 +457,13 @@ fn run(o: Options) -> Result<(), String> {
     for &i in ranked.iter().take(25) {
         eprintln!("{:>7.0}  {}", units[i], EvalSampler::feature_name(i));
     }
+    let (policy, report) = if o.keep_policy {
+        let kept =
+            "\nThe move order is kept as it was (--keep-policy): the fit above was not taken.";
+        (prior, format!("{report}{kept}"))
+    } else {
+        (policy, report)
+    };
     let source = EvalSampler::weights_source(&units, &policy, &report);
     match &o.out {
         Some(path) => std::fs::write(path, source).map_err(|e| format!("{path}: {e}"))?,

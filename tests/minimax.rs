@@ -320,6 +320,28 @@ fn node_option_caps_the_nodes_and_replays_whatever_the_clock() {
 }
 
 #[test]
+fn hash_option_sizes_the_table_within_bounds() {
+    let mut bot = Minimax::new(3);
+    for bad in ["0", "1025", "-1", "lots"] {
+        assert!(bot.set_option("hash", bad).is_err(), "{bad}");
+    }
+    let b = position(geometry(15, 15, 5, Rule::Free), &[(7, 7), (7, 8)]);
+    for mib in ["1", "64"] {
+        bot.set_option("hash", mib).unwrap();
+        bot.set_option("nodes", "5000").unwrap();
+        let c = bot.choose(&b, limits(10_000));
+        assert!(b.check(c).is_ok(), "{mib} MiB: {c:?}");
+    }
+    let r = engine_session(
+        &["--bot", "minimax"],
+        "set hash 4096\nset hash 32\nnewgame 15 15 5\nmove 8 8\nset nodes 2000\ngenmove\n",
+    );
+    assert!(r[0].starts_with("? invalid option"), "{r:?}");
+    assert_eq!(r[1..4], ["=", "=", "="]);
+    assert!(r[5].starts_with("= "), "{r:?}");
+}
+
+#[test]
 fn through_the_engine_it_takes_options_blocks_and_draws_with_itself() {
     let r = engine_session(
         &["--bot", "minimax", "--seed", "1"],

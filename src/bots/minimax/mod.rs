@@ -30,6 +30,8 @@
 //! Options (`set NAME VALUE`): `depth N` caps the search at N plies, `nodes
 //! N` at N nodes a move (0: no cap). Either cap asks for the search alone,
 //! without the solver, so that a seed replays a game whatever the clock.
+//! `hash MIB` sizes the transposition table (16 MiB unless set; up to 1024;
+//! the largest power of two that fits).
 
 mod eval;
 mod layout;
@@ -335,13 +337,28 @@ impl Bot for Minimax {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         match name {
             "depth" => {
-                let depth = whole_number(name, value, "plies")?;
+                let depth = whole_number(name, value, "plies (0: no limit)")?;
                 self.caps.depth = (depth > 0).then_some(depth as usize);
                 Ok(())
             }
             "nodes" => {
-                let nodes = whole_number(name, value, "nodes")?;
+                let nodes = whole_number(name, value, "nodes (0: no limit)")?;
                 self.caps.nodes = (nodes > 0).then_some(nodes);
+                Ok(())
+            }
+            "hash" => {
+                let mib = whole_number(name, value, "MiB")?;
+                if !(1..=table::MAX_MIB).contains(&mib) {
+                    return Err(OptionError::BadValue {
+                        name: name.to_string(),
+                        reason: format!("{mib} MiB is not from 1 to {}", table::MAX_MIB),
+                    });
+                }
+                let bits = table::bits_for_mib(mib);
+                if bits != self.table.bits() {
+                    // Allocated now, outside any move's time.
+                    self.table = Table::new(bits);
+                }
                 Ok(())
             }
             _ => Err(OptionError::Unknown(name.to_string())),
@@ -349,12 +366,12 @@ impl Bot for Minimax {
     }
 }
 
-/// An option's value as a whole number of `what` (0 for no limit).
+/// An option's value as a whole number of `what`.
 fn whole_number(name: &str, value: &str, what: &str) -> Result<u64, OptionError> {
     value.parse().map_err(|_| OptionError::BadValue {
         name: name.to_string(),
         reason: format!(
-            "'{}' is not a number of {what} (0 for no limit)",
+            "'{}' is not a whole number of {what}",
             crate::rules::clip(value)
         ),
     })
