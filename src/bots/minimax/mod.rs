@@ -337,12 +337,12 @@ impl Bot for Minimax {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         match name {
             "depth" => {
-                let depth = whole_number(name, value, "plies (0: no limit)")?;
+                let depth = whole_number(name, value, "plies (0 for no limit)")?;
                 self.caps.depth = (depth > 0).then_some(depth as usize);
                 Ok(())
             }
             "nodes" => {
-                let nodes = whole_number(name, value, "nodes (0: no limit)")?;
+                let nodes = whole_number(name, value, "nodes (0 for no limit)")?;
                 self.caps.nodes = (nodes > 0).then_some(nodes);
                 Ok(())
             }
@@ -370,10 +370,7 @@ impl Bot for Minimax {
 fn whole_number(name: &str, value: &str, what: &str) -> Result<u64, OptionError> {
     value.parse().map_err(|_| OptionError::BadValue {
         name: name.to_string(),
-        reason: format!(
-            "'{}' is not a whole number of {what}",
-            crate::rules::clip(value)
-        ),
+        reason: format!("'{}' is not a number of {what}", crate::rules::clip(value)),
     })
 }
 
