@@ -282,6 +282,66 @@ fn depth_option_caps_the_search() {
 }
 
 #[test]
+fn node_option_caps_the_nodes_and_replays_whatever_the_clock() {
+    let mut bot = Minimax::new(9);
+    assert!(bot.set_option("nodes", "-3").is_err());
+    assert!(bot.set_option("nodes", "many").is_err());
+    let b = position(
+        geometry(15, 15, 5, Rule::Free),
+        &[(7, 7), (7, 8), (8, 8), (6, 6)],
+    );
+    for nodes in [500u64, 20_000] {
+        bot.set_option("nodes", &nodes.to_string()).unwrap();
+        bot.choose(&b, limits(60_000));
+        let report = bot.last_report();
+        // Every node counts, those of the VCF and VCT too; a node counted
+        // after the cap only ends the phase.
+        assert!(report.nodes <= nodes + 1, "{report} for a cap of {nodes}");
+        assert!(report.nodes >= nodes / 2, "{report} for a cap of {nodes}");
+    }
+    // The same seed plays the same game, with a generous clock and with a
+    // clock that makes every move a hurry (1 s a move is far more than
+    // 3000 nodes take), on gomoku's board and on a solver's.
+    for (g, nodes) in [
+        (geometry(15, 15, 5, Rule::Free), "3000"),
+        (geometry(6, 6, 4, Rule::Free), "2000"),
+    ] {
+        let game = |seed, movetime| {
+            let (mut x, mut o) = (Minimax::new(seed), Minimax::new(seed + 1));
+            x.set_option("nodes", nodes).unwrap();
+            o.set_option("nodes", nodes).unwrap();
+            play_out(g, &mut x, &mut o, movetime)
+        };
+        let a = game(4, 60_000);
+        assert_eq!(a, game(4, 1_000), "{g}");
+        assert_ne!(a, game(5, 60_000), "{g}: the seed plays a part");
+    }
+    bot.set_option("nodes", "0").unwrap();
+}
+
+#[test]
+fn hash_option_sizes_the_table_within_bounds() {
+    let mut bot = Minimax::new(3);
+    for bad in ["0", "1025", "-1", "lots"] {
+        assert!(bot.set_option("hash", bad).is_err(), "{bad}");
+    }
+    let b = position(geometry(15, 15, 5, Rule::Free), &[(7, 7), (7, 8)]);
+    for mib in ["1", "64"] {
+        bot.set_option("hash", mib).unwrap();
+        bot.set_option("nodes", "5000").unwrap();
+        let c = bot.choose(&b, limits(10_000));
+        assert!(b.check(c).is_ok(), "{mib} MiB: {c:?}");
+    }
+    let r = engine_session(
+        &["--bot", "minimax"],
+        "set hash 4096\nset hash 32\nnewgame 15 15 5\nmove 8 8\nset nodes 2000\ngenmove\n",
+    );
+    assert!(r[0].starts_with("? invalid option"), "{r:?}");
+    assert_eq!(r[1..4], ["=", "=", "="]);
+    assert!(r[5].starts_with("= "), "{r:?}");
+}
+
+#[test]
 fn through_the_engine_it_takes_options_blocks_and_draws_with_itself() {
     let r = engine_session(
         &["--bot", "minimax", "--seed", "1"],

@@ -27,7 +27,11 @@
 //! - **Seeded.** Among root moves proven equally good, and among moves that
 //!   look alike, the seeded generator decides.
 //!
-//! Options (`set NAME VALUE`): `depth N` caps the search at N plies (0: no cap).
+//! Options (`set NAME VALUE`): `depth N` caps the search at N plies, `nodes
+//! N` at N nodes a move (0: no cap). Either cap asks for the search alone,
+//! without the solver, so that a seed replays a game whatever the clock.
+//! `hash MIB` sizes the transposition table (16 MiB unless set; up to 1024;
+//! the largest power of two that fits).
 
 mod eval;
 mod layout;
@@ -47,6 +51,7 @@ use search::Search;
 use std::time::Duration;
 use std::time::Instant;
 use table::Table;
+pub use threat::EvalSampler;
 use threat::ThreatSearch;
 
 /// Time kept back from `movetime` for setting up and answering: a tenth,
@@ -55,6 +60,23 @@ pub(super) fn safety_margin(movetime: Duration) -> Duration {
     (movetime / 10)
         .max((movetime / 2).min(Duration::from_millis(2)))
         .min(Duration::from_millis(50))
+}
+
+/// What caps a search besides the clock (`set depth`, `set nodes`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Caps {
+    /// The deepest iteration, in plies.
+    pub depth: Option<usize>,
+    /// The nodes of the whole move, every phase counted.
+    pub nodes: Option<u64>,
+}
+
+impl Caps {
+    /// Whether a cap is set: the clock must then decide nothing that a
+    /// cap can decide instead.
+    pub fn any(self) -> bool {
+        self.depth.is_some() || self.nodes.is_some()
+    }
 }
 
 /// What the last search found, for diagnostics and tests.
@@ -110,7 +132,7 @@ pub struct Minimax {
     /// Tables for the shape of the current game.
     layout: Option<Layout>,
     table: Table,
-    max_depth: Option<usize>,
+    caps: Caps,
     report: SearchReport,
     /// The exact solver, made on the first board it takes.
     solver: Option<Solver>,
@@ -139,7 +161,7 @@ impl Minimax {
             rng: seeded_rng(seed),
             layout: None,
             table: Table::new(table::DEFAULT_BITS),
-            max_depth: None,
+            caps: Caps::default(),
             report: SearchReport::default(),
             solver: None,
             memo: punish::Memo::new(),
@@ -252,10 +274,10 @@ impl Bot for Minimax {
         };
         let deadline = limits.search_deadline();
         let mut start = limits.start.min(deadline);
-        let max_depth = self.max_depth;
-        // A depth cap asks for the search alone (and replays that the clock
-        // plays no part in).
-        if max_depth.is_none() && Solver::supports(board.geometry()) {
+        let caps = self.caps;
+        // A cap asks for the search alone (and replays that the clock plays
+        // no part in).
+        if !caps.any() && Solver::supports(board.geometry()) {
             // Half the time where the search below is full width (it tries
             // to solve such boards too), a quarter on larger boards, where
             // the proof rarely finishes and the search needs the time.
@@ -280,7 +302,7 @@ impl Bot for Minimax {
                 lines: threat::Lines::new(g.k(), g.rule() == Rule::Exact),
             });
             let mut search = ThreatSearch::new(layout, table, board.clone(), memory, deadline);
-            let (square, report) = search.choose(rng, max_depth, start);
+            let (square, report) = search.choose(rng, caps, start);
             self.threat_memory = Some(search.into_memory());
             self.report = report;
             return board.cell_of(square);
@@ -289,7 +311,7 @@ impl Bot for Minimax {
         // most likely not finish.
         let soft = start + (deadline - start) / 2;
         let mut search = Search::new(layout, table, board.clone(), deadline);
-        let (square, report) = search.choose(rng, max_depth, soft);
+        let (square, report) = search.choose(rng, caps, soft);
         self.report = report;
         board.cell_of(square)
     }
@@ -315,19 +337,41 @@ impl Bot for Minimax {
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         match name {
             "depth" => {
-                let depth: usize = value.parse().map_err(|_| OptionError::BadValue {
-                    name: name.to_string(),
-                    reason: format!(
-                        "'{}' is not a number of plies (0 for no limit)",
-                        crate::rules::clip(value)
-                    ),
-                })?;
-                self.max_depth = (depth > 0).then_some(depth);
+                let depth = whole_number(name, value, "plies (0 for no limit)")?;
+                self.caps.depth = (depth > 0).then_some(depth as usize);
+                Ok(())
+            }
+            "nodes" => {
+                let nodes = whole_number(name, value, "nodes (0 for no limit)")?;
+                self.caps.nodes = (nodes > 0).then_some(nodes);
+                Ok(())
+            }
+            "hash" => {
+                let mib = whole_number(name, value, "MiB")?;
+                if !(1..=table::MAX_MIB).contains(&mib) {
+                    return Err(OptionError::BadValue {
+                        name: name.to_string(),
+                        reason: format!("{mib} MiB is not from 1 to {}", table::MAX_MIB),
+                    });
+                }
+                let bits = table::bits_for_mib(mib);
+                if bits != self.table.bits() {
+                    // Allocated now, outside any move's time.
+                    self.table = Table::new(bits);
+                }
                 Ok(())
             }
             _ => Err(OptionError::Unknown(name.to_string())),
         }
     }
+}
+
+/// An option's value as a whole number of `what`.
+fn whole_number(name: &str, value: &str, what: &str) -> Result<u64, OptionError> {
+    value.parse().map_err(|_| OptionError::BadValue {
+        name: name.to_string(),
+        reason: format!("'{}' is not a number of {what}", crate::rules::clip(value)),
+    })
 }
 
 #[cfg(test)]

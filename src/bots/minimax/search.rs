@@ -7,7 +7,7 @@ use super::eval::{is_proven, to_table, win_at, INFINITY};
 use super::layout::Layout;
 use super::position::Position;
 use super::table::{Bound, Entry, Table};
-use super::SearchReport;
+use super::{Caps, SearchReport};
 use crate::rules::{Board, Outcome};
 use rand::rngs::SmallRng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -43,6 +43,8 @@ pub struct Search<'a> {
     stopped: bool,
     timed_out: bool,
     node_limit: u64,
+    /// The nodes the whole move may take (`set nodes`).
+    max_nodes: u64,
     /// Set when a score rests on a heuristic (a horizon, a pruned move or a
     /// heuristic table entry): the iteration's result is then not exact.
     inexact: bool,
@@ -67,6 +69,7 @@ impl<'a> Search<'a> {
             stopped: false,
             timed_out: false,
             node_limit: u64::MAX,
+            max_nodes: u64::MAX,
             inexact: false,
             history: vec![[0, 0]; squares],
             lists: vec![Vec::new(); plies],
@@ -74,15 +77,17 @@ impl<'a> Search<'a> {
     }
 
     /// Chooses a move for the side to move of an ongoing game: iterative
-    /// deepening up to `max_depth` plies, no new iteration after `soft`, and
-    /// among moves proven equally good a choice by `rng`.
+    /// deepening up to the caps' depth and nodes, no new iteration after
+    /// `soft`, and among moves proven equally good a choice by `rng`.
     pub fn choose(
         &mut self,
         rng: &mut SmallRng,
-        max_depth: Option<usize>,
+        caps: Caps,
         soft: Instant,
     ) -> (usize, SearchReport) {
         let layout = self.layout;
+        let max_depth = caps.depth;
+        self.max_nodes = caps.nodes.unwrap_or(u64::MAX);
         let me = self.pos.board.to_move();
         let mut report = SearchReport::default();
 
@@ -254,6 +259,10 @@ impl<'a> Search<'a> {
         }
         if self.nodes >= self.node_limit {
             self.stopped = true;
+        }
+        if self.nodes >= self.max_nodes {
+            self.stopped = true;
+            self.timed_out = true;
         }
         self.stopped
     }

@@ -34,6 +34,16 @@ const NO_MOVE: u64 = 0xFFFF;
 /// Default size: 2^20 slots of 16 bytes (16 MiB).
 pub const DEFAULT_BITS: u32 = 20;
 
+/// The largest table `set hash` takes, in MiB.
+pub const MAX_MIB: u64 = 1024;
+
+/// The slots (as a power of two) of the largest table within `mib` MiB
+/// (at least two slots: one bucket).
+pub fn bits_for_mib(mib: u64) -> u32 {
+    let slots = (mib.max(1) << 20) / 16;
+    (u64::BITS - 1 - slots.leading_zeros()).max(1)
+}
+
 pub struct Table {
     /// Pairs of (key, packed entry); a zero entry is an empty slot.
     slots: Vec<[u64; 2]>,
@@ -133,6 +143,11 @@ impl Table {
             age: 0,
             written: Some(Vec::new()),
         }
+    }
+
+    /// The table has 2^bits slots.
+    pub fn bits(&self) -> u32 {
+        self.bits
     }
 
     /// Forgets everything: afterwards the table is as a new one.
@@ -265,6 +280,15 @@ mod tests {
             assert!(keys.iter().all(|&k| t.probe(k).is_none()));
             assert_eq!((t.age, t.written.as_deref()), (0, Some(&[][..])));
         }
+    }
+
+    #[test]
+    fn sizes_fit_in_the_memory_given() {
+        assert_eq!(bits_for_mib(16), DEFAULT_BITS);
+        assert_eq!(bits_for_mib(1), 16);
+        assert_eq!(bits_for_mib(100), 22, "64 MiB of the 100");
+        assert_eq!(bits_for_mib(0), 16);
+        assert_eq!(Table::new(bits_for_mib(3)).slots.len() * 16, 2 << 20);
     }
 
     #[test]

@@ -10,6 +10,7 @@
 //! three, as sets the search walks without scanning the board, and the sum
 //! of the cells' worth, which is the evaluation.
 
+use super::learned::{self, Code, Features, CLASSES, LINE_WEIGHT, RANKS};
 use super::shape::{LineKey, Lines, Shape, OFF, STONE};
 use crate::bots::minimax::layout::Layout;
 use crate::rules::{Board, Outcome, Player};
@@ -183,12 +184,14 @@ impl SquareSet {
 }
 
 /// What is kept of one square, per player: the shape on each line (while
-/// the square is empty), their counts and what they make.
+/// the square is empty), their counts, what they make and their code (see
+/// `learned`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 struct CellFacts {
     shapes: [[Shape; 4]; 2],
     tally: [Tally; 2],
     threat: [Threat; 2],
+    code: [Code; 2],
 }
 
 /// The board with its threats kept move by move; see the module docs.
@@ -210,6 +213,11 @@ pub struct Field {
     sets: [[SquareSet; 4]; 2],
     /// Per player: the summed worth of the empty squares.
     values: [i64; 2],
+    /// Per player: the learned worth of its shapes on the empty squares,
+    /// for the side to move and for the other (see `learned`).
+    learned: [[i32; 2]; 2],
+    /// Per player: the empty squares by the rank of its threat there.
+    ranks: [[u16; RANKS]; 2],
     hashes: [u64; 8],
     /// Stones within two cells of each square.
     near: Vec<u8>,
@@ -263,6 +271,8 @@ impl Field {
             cells: vec![CellFacts::default(); n],
             sets: std::array::from_fn(|_| std::array::from_fn(|_| SquareSet::new(n))),
             values: [0, 0],
+            learned: [[0; 2]; 2],
+            ranks: [[0; RANKS]; 2],
             hashes: [0; 8],
             near: vec![0; n],
             board,
@@ -334,12 +344,65 @@ impl Field {
         self.board.to_move()
     }
 
-    /// The evaluation for the side to move: its cells' worth minus the
-    /// other's.
+    /// The learned evaluation for the side to move (see `learned`).
     #[inline]
     pub fn evaluate(&self) -> i32 {
         let me = self.board.to_move().index();
-        (self.values[me] - self.values[1 - me]).clamp(-1 << 28, 1 << 28) as i32
+        let them = 1 - me;
+        self.learned[me][0]
+            + self.learned[them][1]
+            + learned::rank_worth(self.top_rank(me), self.top_rank(them))
+    }
+
+    /// The rank of player `p`'s most forcing cell.
+    #[inline]
+    fn top_rank(&self, p: usize) -> usize {
+        (1..RANKS)
+            .rev()
+            .find(|&r| self.ranks[p][r] > 0)
+            .unwrap_or(0)
+    }
+
+    /// The features the evaluation adds up (see `learned`), counted afresh.
+    pub fn features(&self) -> Features {
+        let me = self.board.to_move().index();
+        let them = 1 - me;
+        let mut counts = vec![0u16; learned::FEATURES];
+        for sq in 0..self.cells.len() {
+            if !self.on_board[sq] || !self.board.is_empty_square(sq) {
+                continue;
+            }
+            let cell = &self.cells[sq];
+            counts[learned::class_of(cell.code[me])] += 1;
+            counts[CLASSES + learned::class_of(cell.code[them])] += 1;
+        }
+        counts[2 * CLASSES + self.top_rank(me) * RANKS + self.top_rank(them)] += 1;
+        Features {
+            counts: counts
+                .iter()
+                .enumerate()
+                .filter(|c| *c.1 > 0)
+                .map(|(i, &n)| (i as u16, n))
+                .collect(),
+        }
+    }
+
+    /// How good a quiet move of `p` on the empty square `sq` looks (the
+    /// learned move order, see `learned`).
+    #[inline]
+    pub fn move_prior(&self, sq: usize, p: Player) -> i32 {
+        let code = self.cells[sq].code;
+        learned::move_prior(code[p.index()], code[p.other().index()])
+    }
+
+    /// The classes of the empty square `sq` for `p` and the other (see
+    /// `learned`).
+    pub fn classes(&self, sq: usize, p: Player) -> [usize; 2] {
+        let code = self.cells[sq].code;
+        [
+            learned::class_of(code[p.index()]),
+            learned::class_of(code[p.other().index()]),
+        ]
     }
 
     /// Whether a stone lies within two cells of `sq`.
@@ -436,11 +499,24 @@ impl Field {
             let old = cell.shapes[p][d];
             if shape != old {
                 cell.shapes[p][d] = shape;
+                let old_code = cell.code[p];
+                let code = old_code + shape as u16 * LINE_WEIGHT[d] - old as u16 * LINE_WEIGHT[d];
+                cell.code[p] = code;
                 let tally = &mut cell.tally[p];
                 tally.change(old, shape);
                 let threat = tally.threat();
+                self.recode(p, old_code, code);
                 self.replace(t, p, threat);
             }
+        }
+    }
+
+    /// An empty square's code for player `p` changes from `old` to `new`.
+    #[inline]
+    fn recode(&mut self, p: usize, old: Code, new: Code) {
+        let (was, is) = (learned::cell_worth(old), learned::cell_worth(new));
+        for role in 0..2 {
+            self.learned[p][role] += is[role] - was[role];
         }
     }
 
@@ -448,6 +524,12 @@ impl Field {
     #[inline]
     fn replace(&mut self, t: usize, p: usize, new: Threat) {
         let old = self.cells[t].threat[p];
+        if old.rank > 0 {
+            self.ranks[p][old.rank as usize] -= 1;
+        }
+        if new.rank > 0 {
+            self.ranks[p][new.rank as usize] += 1;
+        }
         self.values[p] += (new.value - old.value) as i64;
         let changed = old.flags ^ new.flags;
         if changed != 0 {
@@ -469,6 +551,10 @@ impl Field {
     fn occupy(&mut self, sq: usize) {
         for p in 0..2 {
             self.replace(sq, p, Threat::default());
+            let worth = learned::cell_worth(self.cells[sq].code[p]);
+            for (sum, w) in self.learned[p].iter_mut().zip(worth) {
+                *sum -= w;
+            }
         }
     }
 
@@ -484,6 +570,12 @@ impl Field {
             let tally = Tally::of(self.cells[sq].shapes[p]);
             self.cells[sq].tally[p] = tally;
             self.replace(sq, p, tally.threat());
+            let code = learned::code_of(self.cells[sq].shapes[p]);
+            self.cells[sq].code[p] = code;
+            let worth = learned::cell_worth(code);
+            for (sum, w) in self.learned[p].iter_mut().zip(worth) {
+                *sum += w;
+            }
         }
     }
 }
@@ -573,6 +665,21 @@ mod tests {
             }
         }
         assert_eq!(field.values, again.values);
+        assert_eq!(field.learned, again.learned);
+        assert_eq!(field.top_rank(0), again.top_rank(0));
+        assert_eq!(field.top_rank(1), again.top_rank(1));
+        let f = field.features();
+        let w = learned::weight_vector();
+        let dot: f64 = f
+            .counts
+            .iter()
+            .map(|&(i, n)| w[i as usize] * n as f64)
+            .sum();
+        assert_eq!(
+            dot as i32,
+            field.evaluate(),
+            "the features add up to the evaluation"
+        );
         assert_eq!(field.hashes, again.hashes);
         assert_eq!(field.near, again.near);
         for p in [Player::X, Player::O] {

@@ -2,13 +2,12 @@
 //! iterative deepening, the transposition table, killer and history move
 //! ordering, and move generation that knows what is forced.
 
-use super::field::{Field, FOUR, THREE};
+use super::field::{Field, FOUR};
 use super::shape::Lines;
-use super::tactics::{VctKnown, Win};
 use crate::bots::minimax::eval::{is_proven, to_table, win_at, INFINITY};
 use crate::bots::minimax::layout::Layout;
 use crate::bots::minimax::table::{Bound, Entry, Table};
-use crate::bots::minimax::SearchReport;
+use crate::bots::minimax::{Caps, SearchReport};
 use crate::rules::{Board, Outcome};
 use rand::rngs::SmallRng;
 use rand::seq::{IndexedRandom, SliceRandom};
@@ -39,12 +38,24 @@ const ROOT_VCF_NODES: u64 = 100_000;
 const ROOT_VCT_NODES: u64 = 400_000;
 const DEFENCE_VCT_NODES: u64 = 200_000;
 
-/// The initiative's worth at the horizon (see `evaluate`).
-const FOUR_THREE_TEMPO: i32 = 400;
-const THREE_TEMPO: i32 = 60;
-
 /// Deepest VCT tried, in the attacker's threats.
 const VCT_DEPTH: u32 = 12;
+
+/// Deepest VCF, in attacker's fours.
+pub(super) const VCF_DEPTH: u32 = 24;
+
+/// A proved win: the first move and the plies to the winning stone, the
+/// first move counted.
+pub(super) type Win = (usize, u32);
+
+/// What a VCT search proved of a position, attacker to move: a win within
+/// `won` threats (`win`: the move and the plies), none within `failed`.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct VctKnown {
+    pub(super) won: u32,
+    pub(super) failed: u32,
+    pub(super) win: Win,
+}
 
 /// Entries of the cache of failed VCFs (a power of two).
 const VCF_CACHE: usize = 1 << 16;
@@ -63,6 +74,8 @@ pub struct ThreatSearch<'a> {
     deadline: Instant,
     hard: Instant,
     pub(super) nodes: u64,
+    /// The node count at which the current phase ends (`set nodes`).
+    node_deadline: u64,
     /// Set when the phase's deadline passed: every score since is void.
     stopped: bool,
     /// The node count at which the current tactical search gives up.
@@ -101,6 +114,7 @@ impl<'a> ThreatSearch<'a> {
             deadline: hard,
             hard,
             nodes: 0,
+            node_deadline: u64::MAX,
             stopped: false,
             budget: u64::MAX,
             exhausted: false,
@@ -121,33 +135,39 @@ impl<'a> ThreatSearch<'a> {
         }
     }
 
-    /// Counts a node and reads the clock now and then.
+    /// Counts a node, reads the clock now and then, and ends the phase at
+    /// its deadline or node count.
     #[inline]
     pub(super) fn tick(&mut self) -> bool {
         self.nodes += 1;
-        if self.nodes.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= self.deadline {
+        if self.nodes.is_multiple_of(CLOCK_INTERVAL) && Instant::now() >= self.deadline
+            || self.nodes >= self.node_deadline
+        {
             self.stopped = true;
         }
         self.stopped
     }
 
-    /// Starts a phase that ends at `until` (never after the hard deadline);
-    /// false when there is no time left for it.
-    fn phase(&mut self, until: Instant) -> bool {
+    /// Starts a phase that ends at `until` (never after the hard deadline)
+    /// or at the node count `nodes_until`; false when there is nothing left
+    /// for it.
+    fn phase(&mut self, until: Instant, nodes_until: u64) -> bool {
         self.deadline = until.min(self.hard);
-        self.stopped = Instant::now() >= self.deadline;
+        self.node_deadline = nodes_until;
+        self.stopped = Instant::now() >= self.deadline || self.nodes >= nodes_until;
         !self.stopped
     }
 
     /// Chooses a move for the side to move of an ongoing game: what is
-    /// forced or proved first, then iterative deepening up to `max_depth`
-    /// plies. Without a depth cap the whole time to the hard deadline is
-    /// used; with one, the tactical searches run on node budgets only, so
-    /// that the same position gives the same move.
+    /// forced or proved first, then iterative deepening up to the caps'
+    /// depth. Without a cap the whole time to the hard deadline is used,
+    /// shared between the phases; with one, the tactical searches run on
+    /// node budgets only (with a node cap the phases share the nodes as
+    /// they would the time), so that the same position gives the same move.
     pub fn choose(
         &mut self,
         rng: &mut SmallRng,
-        max_depth: Option<usize>,
+        caps: Caps,
         start: Instant,
     ) -> (usize, SearchReport) {
         let mut report = SearchReport::default();
@@ -177,14 +197,15 @@ impl<'a> ThreatSearch<'a> {
             return proved(sq as usize, 3, 0);
         }
         let total = self.hard.saturating_duration_since(start);
-        let capped = max_depth.is_some();
+        let capped = caps.any();
+        let max_nodes = caps.nodes.unwrap_or(u64::MAX);
         // Attack first: a VCF, then a VCT, on an eighth of the time.
         let attack_until = if capped { self.hard } else { start + total / 8 };
-        self.phase(attack_until);
+        self.phase(attack_until, max_nodes / 8);
         // The quickest VCF: one more four at a time (failures are cached).
         self.budget = self.nodes + ROOT_VCF_NODES;
         self.exhausted = false;
-        for fours in 1..=super::tactics::VCF_DEPTH {
+        for fours in 1..=VCF_DEPTH {
             if let Some((sq, plies)) = self.vcf(fours) {
                 return proved(sq, plies, self.nodes);
             }
@@ -192,7 +213,7 @@ impl<'a> ThreatSearch<'a> {
                 break;
             }
         }
-        if let Some((sq, plies)) = self.vct_root(ROOT_VCT_NODES, attack_until) {
+        if let Some((sq, plies)) = self.vct_root(ROOT_VCT_NODES, attack_until, max_nodes / 8) {
             return proved(sq, plies, self.nodes);
         }
         self.budget = u64::MAX;
@@ -200,7 +221,7 @@ impl<'a> ThreatSearch<'a> {
         // Then search, keeping a tenth of the time to check the choice.
         let check_reserve = if capped { Duration::ZERO } else { total / 10 };
         let phase_end = self.hard.checked_sub(check_reserve).unwrap_or(self.hard);
-        self.phase(phase_end);
+        self.phase(phase_end, max_nodes - max_nodes / 10);
         let mut scored = Vec::new();
         let restricted = self.generate(&mut scored, 0, None);
         if scored.is_empty() {
@@ -218,7 +239,7 @@ impl<'a> ThreatSearch<'a> {
             return (moves[0], report);
         }
         let empties = self.field.board.geometry().area() - self.field.board.ply();
-        let limit = max_depth.unwrap_or(empties).min(empties).max(1);
+        let limit = caps.depth.unwrap_or(empties).min(empties).max(1);
         let mut best: Option<(usize, i32)> = None;
         for depth in 1..=limit {
             let (result, complete) = self.search_root(&moves, depth as i32);
@@ -237,12 +258,16 @@ impl<'a> ThreatSearch<'a> {
         }
 
         // The choice must not leave the other a VCT; if it does, the next
-        // moves in the search's order, while time lasts (the first eight
-        // under a depth cap, on node budgets).
+        // moves in the search's order, while time (or the node cap) lasts
+        // (the first eight under a depth cap alone, on node budgets).
         let mut choice = best.map_or(moves[0], |b| b.0);
         if !best.is_some_and(|b| is_proven(b.1) && b.1 > 0) {
-            self.phase(self.hard);
-            let checked = if capped { 8 } else { moves.len() };
+            self.phase(self.hard, max_nodes);
+            let checked = if caps.nodes.is_none() && capped {
+                8
+            } else {
+                moves.len()
+            };
             for &m in moves.iter().take(checked) {
                 match self.refuted_by_vct(m) {
                     Some(false) => {
@@ -259,9 +284,10 @@ impl<'a> ThreatSearch<'a> {
     }
 
     /// A VCT for the side to move, deepening one threat at a time, within
-    /// `nodes` nodes and the time to `until`.
-    fn vct_root(&mut self, nodes: u64, until: Instant) -> Option<Win> {
-        if !self.phase(until) {
+    /// `nodes` nodes, the time to `until` and the node count `nodes_until`;
+    /// afterwards the phase runs to the hard deadline with no node count.
+    fn vct_root(&mut self, nodes: u64, until: Instant, nodes_until: u64) -> Option<Win> {
+        if !self.phase(until, nodes_until) {
             return None;
         }
         self.budget = self.nodes + nodes;
@@ -275,7 +301,7 @@ impl<'a> ThreatSearch<'a> {
         }
         self.budget = u64::MAX;
         self.exhausted = false;
-        self.phase(self.hard);
+        self.phase(self.hard, u64::MAX);
         found
     }
 
@@ -403,7 +429,7 @@ impl<'a> ThreatSearch<'a> {
             }
         }
         if depth <= 0 {
-            return self.evaluate();
+            return self.field.evaluate();
         }
 
         let mut moves = std::mem::take(&mut self.moves[ply]);
@@ -449,25 +475,6 @@ impl<'a> ThreatSearch<'a> {
         let bound = Bound::of(best, alpha_in, beta);
         self.store(key, sym, best, depth, bound, best_sq, ply);
         best
-    }
-
-    /// The evaluation, with the initiative of the side to move: a four
-    /// that also makes an open three is most often a win, an open three to
-    /// make forces a reply.
-    fn evaluate(&self) -> i32 {
-        let me = self.field.to_move();
-        let mut v = self.field.evaluate();
-        let four_three = self
-            .field
-            .fours(me)
-            .iter()
-            .any(|&sq| self.field.threat(sq as usize, me).flags & THREE != 0);
-        if four_three {
-            v += FOUR_THREE_TEMPO;
-        } else if !self.field.threes(me).is_empty() {
-            v += THREE_TEMPO;
-        }
-        v
     }
 
     /// Stores a result of the node at `ply` (its proven scores made
@@ -548,7 +555,6 @@ impl<'a> ThreatSearch<'a> {
         let layout = self.layout;
         let board = &self.field.board;
         let me = board.to_move();
-        let opp = me.other();
         moves.clear();
         if board.ply() == 0 {
             moves.extend(layout.centre.iter().map(|&sq| (sq, 0)));
@@ -562,10 +568,9 @@ impl<'a> ThreatSearch<'a> {
             let score = if Some(sq) == tt_move {
                 i64::MAX
             } else {
-                let mine = self.field.threat(sq, me).value as i64;
-                let theirs = self.field.threat(sq, opp).value as i64;
+                let prior = self.field.move_prior(sq, me) as i64;
                 let killer = if killers.contains(&sq) { 16 } else { 0 };
-                (2 * mine + theirs + killer) * 4096 + self.history[sq][me.index()].min(4095) as i64
+                (prior + killer) * 4096 + self.history[sq][me.index()].min(4095) as i64
             };
             moves.push((sq, score));
         }
@@ -719,7 +724,7 @@ mod tests {
                 }
                 let vcf = s.vcf_within(20_000);
                 let vct = if vcf.is_none() {
-                    s.vct_root(20_000, Instant::now() + Duration::from_secs(60))
+                    s.vct_root(20_000, Instant::now() + Duration::from_secs(60), u64::MAX)
                 } else {
                     None
                 };

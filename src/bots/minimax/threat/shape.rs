@@ -58,6 +58,11 @@ impl Shape {
         Shape::Five,
     ];
 
+    /// The shape of a number, in the order of the variants.
+    pub fn from_index(i: usize) -> Shape {
+        Shape::ALL[i]
+    }
+
     /// The shape one stone short of this one (what a line is when one more
     /// stone can make `self`).
     fn one_short(self) -> Shape {

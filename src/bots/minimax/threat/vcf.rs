@@ -17,23 +17,7 @@
 //! three, refutes the threat outright). Fours leave one block, as in VCF.
 
 use super::field::FOUR;
-use super::search::ThreatSearch;
-
-/// Deepest VCF, in attacker's fours.
-pub const VCF_DEPTH: u32 = 24;
-
-/// A proved win: the first move and the plies to the winning stone, the
-/// first move counted.
-pub type Win = (usize, u32);
-
-/// What a VCT search proved of a position, attacker to move: a win within
-/// `won` threats (`win`: the move and the plies), none within `failed`.
-#[derive(Clone, Copy, Debug)]
-pub struct VctKnown {
-    won: u32,
-    failed: u32,
-    win: Win,
-}
+use super::search::{ThreatSearch, VctKnown, Win, VCF_DEPTH};
 
 /// Salts for the VCF and VCT caches: which side attacks, and which search.
 const SALT: [u64; 4] = [

@@ -1,0 +1,483 @@
+//! Fits the threat searcher's evaluation to game results ("Texel" tuning):
+//! replays referee `--games-out` records, takes every position where the
+//! search would call the evaluation (see `EvalSampler::features`), labels
+//! it with the game's result for the side to move, and fits the weights by
+//! logistic regression: the evaluation e (a sum of weights over the
+//! position's features) predicts a win with probability 1 / (1 + e^(-e/S)),
+//! S = `--scale` evaluation units a logit. The loss is the cross-entropy
+//! plus an L2 penalty `--l2` on the weights (in logits), minimized by
+//! full-batch Adam; a tenth of the games (by hash of their moves) is held
+//! out, and the loss there is printed next to the current weights' (fitted
+//! with their own best scale), so a fit that does not generalize shows.
+//!
+//! The move order is fitted in the same run, to the moves the `--teachers`
+//! played (engine names of the records, comma-separated; every move when
+//! not given): in each such position where the search would order quiet
+//! moves, a softmax over the candidate cells (empty, near a stone) of a
+//! prior per cell, the sum of two weights by the cell's classes (see
+//! `EvalSampler::candidates`), `--policy-scale` units a logit; with
+//! `--keep-policy` the fit is only reported and the current order written.
+//!
+//! ```sh
+//! cargo run --release --example tune-eval -- [--out src/bots/minimax/threat/weights.rs] \
+//!     [--scale 600] [--l2 0.0005] [--steps 1500] [--skip 4] \
+//!     [--teachers NAME,NAME] [--policy-scale 100] [--keep-policy] GAMES.jsonl ...
+//! ```
+//!
+//! `--skip N` leaves out the first N plies after each opening (where the
+//! result says least about the position). Games that ended by a fault
+//! (a crash, a timeout, an illegal move) are left out; draws count 1/2.
+//! scripts/tune-eval.sh says how the games were made.
+
+use kinrow::bots::EvalSampler;
+use kinrow::rules::{Board, Cell, Geometry, Rule};
+use serde_json::Value;
+use std::collections::hash_map::DefaultHasher;
+use std::hash::{Hash, Hasher};
+use std::process::ExitCode;
+
+struct Sample {
+    /// Feature index and count.
+    features: Vec<(u16, u16)>,
+    /// The game's result for the side to move: 1 a win, 0 a loss.
+    result: f32,
+}
+
+/// A position for the move order: the candidates' two features each, and
+/// which candidate was played.
+struct Choice {
+    candidates: Vec<[u16; 2]>,
+    played: usize,
+}
+
+struct Options {
+    out: Option<String>,
+    scale: f64,
+    l2: f64,
+    steps: usize,
+    skip: usize,
+    teachers: Option<Vec<String>>,
+    policy_scale: f64,
+    keep_policy: bool,
+    files: Vec<String>,
+}
+
+fn parse_args() -> Result<Options, String> {
+    let mut o = Options {
+        out: None,
+        scale: 600.0,
+        l2: 0.0005,
+        steps: 1500,
+        skip: 4,
+        teachers: None,
+        policy_scale: 100.0,
+        keep_policy: false,
+        files: Vec::new(),
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(a) = args.next() {
+        let mut value = |name: &str| args.next().ok_or(format!("{name} needs a value"));
+        let number = |v: String, name: &str| -> Result<f64, String> {
+            v.parse()
+                .map_err(|_| format!("{name}: '{v}' is not a number"))
+        };
+        match a.as_str() {
+            "--out" => o.out = Some(value("--out")?),
+            "--scale" => o.scale = number(value("--scale")?, "--scale")?,
+            "--l2" => o.l2 = number(value("--l2")?, "--l2")?,
+            "--steps" => o.steps = number(value("--steps")?, "--steps")? as usize,
+            "--skip" => o.skip = number(value("--skip")?, "--skip")? as usize,
+            "--teachers" => {
+                o.teachers = Some(value("--teachers")?.split(',').map(String::from).collect())
+            }
+            "--keep-policy" => o.keep_policy = true,
+            "--policy-scale" => {
+                o.policy_scale = number(value("--policy-scale")?, "--policy-scale")?
+            }
+            f if !f.starts_with("--") => o.files.push(f.to_string()),
+            f => return Err(format!("unknown flag {f}")),
+        }
+    }
+    if o.files.is_empty() {
+        return Err("usage: tune-eval [--out FILE] [--scale S] [--l2 L] [--steps N] [--skip N] GAMES.jsonl ...".into());
+    }
+    if !(o.scale > 0.0 && o.policy_scale > 0.0) {
+        return Err("--scale and --policy-scale must be positive".into());
+    }
+    Ok(o)
+}
+
+/// The cells of a record's `[[r, c], ...]` list (1-based in the records).
+fn cells(v: &Value) -> Option<Vec<Cell>> {
+    v.as_array()?
+        .iter()
+        .map(|rc| {
+            let r = rc.get(0)?.as_u64()?;
+            let c = rc.get(1)?.as_u64()?;
+            (r >= 1 && c >= 1).then(|| Cell::new((r - 1) as u8, (c - 1) as u8))
+        })
+        .collect()
+}
+
+/// What one game gives: positions with the result, positions with the
+/// move a teacher chose, and whether the game is held out.
+struct GameData {
+    samples: Vec<Sample>,
+    choices: Vec<Choice>,
+    held_out: bool,
+}
+
+/// The samples of one game record; `None` for a record that is not a
+/// finished game.
+fn game_samples(rec: &Value, o: &Options) -> Option<GameData> {
+    let skip = o.skip;
+    rec.get("game")?;
+    let reason = rec.get("reason")?.as_str()?;
+    if reason != "win" && reason != "draw" {
+        return None;
+    }
+    let b = rec.get("board")?;
+    let rule = match b.get("rule")?.as_str()? {
+        "exact" => Rule::Exact,
+        _ => Rule::Free,
+    };
+    let n = |k: &str| b.get(k).and_then(Value::as_u64).map(|v| v as u32);
+    let geometry = Geometry::new(n("rows")?, n("cols")?, n("k")?, rule).ok()?;
+    let result = rec.get("result")?.as_str()?;
+    let opening = cells(rec.get("opening")?)?;
+    let moves = cells(rec.get("moves")?)?;
+    let mut hasher = DefaultHasher::new();
+    for c in opening.iter().chain(&moves) {
+        (c.row, c.col).hash(&mut hasher);
+    }
+    let held_out = hasher.finish().is_multiple_of(10);
+    let mut board = Board::new(geometry);
+    for &c in &opening {
+        board.try_play(c).ok()?;
+    }
+    let names = [rec.get("x")?.as_str()?, rec.get("o")?.as_str()?];
+    let mut sampler = EvalSampler::new(&board);
+    let mut samples = Vec::new();
+    let mut choices = Vec::new();
+    for (i, &c) in moves.iter().enumerate() {
+        let mover = names[sampler.board().to_move().index()];
+        let teacher = o
+            .teachers
+            .as_ref()
+            .is_none_or(|t| t.iter().any(|n| n == mover));
+        if teacher {
+            if let Some(candidates) = sampler.candidates() {
+                if let Some(played) = candidates.iter().position(|k| k.0 == c) {
+                    let candidates = candidates.into_iter().map(|k| k.1).collect();
+                    choices.push(Choice { candidates, played });
+                }
+            }
+        }
+        if i >= skip {
+            if let Some(features) = sampler.features() {
+                let x_to_move = sampler.board().to_move() == kinrow::rules::Player::X;
+                let r = match result {
+                    "x" => 1.0,
+                    "o" => 0.0,
+                    _ => 0.5,
+                };
+                let result = if x_to_move { r } else { 1.0 - r };
+                samples.push(Sample { features, result });
+            }
+        }
+        sampler.play(c).ok()?;
+    }
+    Some(GameData {
+        samples,
+        choices,
+        held_out,
+    })
+}
+
+fn percents(p: [f64; 3]) -> String {
+    let p: Vec<String> = p.iter().map(|v| format!("{:.1} %", 100.0 * v)).collect();
+    p.join(", ")
+}
+
+fn sigmoid(x: f64) -> f64 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// Mean cross-entropy of weights `w` (evaluation units) at `scale`.
+fn loss(samples: &[Sample], w: &[f64], scale: f64) -> f64 {
+    let mut total = 0.0;
+    for s in samples {
+        let e: f64 = s
+            .features
+            .iter()
+            .map(|&(i, n)| w[i as usize] * n as f64)
+            .sum();
+        let p = sigmoid(e / scale).clamp(1e-12, 1.0 - 1e-12);
+        let y = s.result as f64;
+        total -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+    }
+    total / samples.len().max(1) as f64
+}
+
+/// The scale at which weights `w` fit best (a golden-section search on the
+/// log of the scale).
+fn best_scale(samples: &[Sample], w: &[f64]) -> f64 {
+    let (mut lo, mut hi) = (1.0f64.ln(), 1e6f64.ln());
+    let g = 0.618_033_988_75;
+    for _ in 0..60 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if loss(samples, w, a.exp()) < loss(samples, w, b.exp()) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// Mean cross-entropy of the move order's weights `w` (units) at `scale`,
+/// and how often the played move ranks among the first 1, 3 and 12 (the
+/// search's beam below the root).
+fn policy_loss(choices: &[Choice], w: &[f64], scale: f64) -> (f64, [f64; 3]) {
+    let (mut total, mut top) = (0.0, [0usize; 3]);
+    for c in choices {
+        let z: Vec<f64> = c
+            .candidates
+            .iter()
+            .map(|f| (w[f[0] as usize] + w[f[1] as usize]) / scale)
+            .collect();
+        let max = z.iter().copied().fold(f64::MIN, f64::max);
+        let sum: f64 = z.iter().map(|v| (v - max).exp()).sum();
+        total -= z[c.played] - max - sum.ln();
+        let better = z.iter().filter(|&&v| v > z[c.played]).count();
+        for (t, k) in top.iter_mut().zip([1, 3, 12]) {
+            if better < k {
+                *t += 1;
+            }
+        }
+    }
+    let n = choices.len().max(1) as f64;
+    (total / n, top.map(|t| t as f64 / n))
+}
+
+/// Adam's state for one vector of weights.
+struct Adam {
+    m: Vec<f64>,
+    v: Vec<f64>,
+    step: i32,
+}
+
+impl Adam {
+    fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            step: 0,
+        }
+    }
+
+    fn update(&mut self, w: &mut [f64], grad: &[f64], rate: f64) {
+        let (b1, b2, eps) = (0.9, 0.999, 1e-8);
+        self.step += 1;
+        for i in 0..w.len() {
+            let g = grad[i];
+            self.m[i] = b1 * self.m[i] + (1.0 - b1) * g;
+            self.v[i] = b2 * self.v[i] + (1.0 - b2) * g * g;
+            let mh = self.m[i] / (1.0 - b1.powi(self.step));
+            let vh = self.v[i] / (1.0 - b2.powi(self.step));
+            w[i] -= rate * mh / (vh.sqrt() + eps);
+        }
+    }
+}
+
+/// The scale at which the move order's weights `w` fit best.
+fn best_policy_scale(choices: &[Choice], w: &[f64]) -> f64 {
+    let (mut lo, mut hi) = (1.0f64.ln(), 1e6f64.ln());
+    let g = 0.618_033_988_75;
+    for _ in 0..60 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if policy_loss(choices, w, a.exp()).0 < policy_loss(choices, w, b.exp()).0 {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// Fits the move order's weights (in logits) by full-batch Adam.
+fn fit_policy(choices: &[Choice], start: Vec<f64>, l2: f64, steps: usize) -> Vec<f64> {
+    let mut w = start;
+    let features = w.len();
+    let mut adam = Adam::new(features);
+    let n = choices.len().max(1) as f64;
+    let mut z = Vec::new();
+    for step in 1..=steps {
+        let mut grad: Vec<f64> = w.iter().map(|x| 2.0 * l2 * x * n).collect();
+        for c in choices {
+            z.clear();
+            z.extend(
+                c.candidates
+                    .iter()
+                    .map(|f| w[f[0] as usize] + w[f[1] as usize]),
+            );
+            let max = z.iter().copied().fold(f64::MIN, f64::max);
+            let sum: f64 = z.iter().map(|v| (v - max).exp()).sum();
+            for (j, f) in c.candidates.iter().enumerate() {
+                let p = (z[j] - max).exp() / sum;
+                let g = p - if j == c.played { 1.0 } else { 0.0 };
+                grad[f[0] as usize] += g;
+                grad[f[1] as usize] += g;
+            }
+        }
+        for g in grad.iter_mut() {
+            *g /= n;
+        }
+        adam.update(&mut w, &grad, 0.02);
+        if step % 250 == 0 {
+            eprintln!(
+                "policy step {step}: loss {:.5}",
+                policy_loss(choices, &w, 1.0).0
+            );
+        }
+    }
+    w
+}
+
+/// Fits weights (in logits) by full-batch Adam.
+fn fit(samples: &[Sample], start: Vec<f64>, l2: f64, steps: usize) -> Vec<f64> {
+    let mut w = start;
+    let features = w.len();
+    let mut adam = Adam::new(features);
+    let n = samples.len() as f64;
+    for step in 1..=steps {
+        let mut grad: Vec<f64> = w.iter().map(|x| 2.0 * l2 * x * n).collect();
+        for s in samples {
+            let e: f64 = s
+                .features
+                .iter()
+                .map(|&(i, c)| w[i as usize] * c as f64)
+                .sum();
+            let err = sigmoid(e) - s.result as f64;
+            for &(i, c) in &s.features {
+                grad[i as usize] += err * c as f64;
+            }
+        }
+        for g in grad.iter_mut() {
+            *g /= n;
+        }
+        adam.update(&mut w, &grad, 0.02);
+        if step % 250 == 0 {
+            eprintln!("step {step}: loss {:.5}", loss(samples, &w, 1.0));
+        }
+    }
+    w
+}
+
+fn run(o: Options) -> Result<(), String> {
+    let (mut train, mut test) = (Vec::new(), Vec::new());
+    let (mut train_choices, mut test_choices) = (Vec::new(), Vec::new());
+    let mut games = 0;
+    for path in &o.files {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let rec: Value = serde_json::from_str(line).map_err(|e| format!("{path}: {e}"))?;
+            if let Some(g) = game_samples(&rec, &o) {
+                games += 1;
+                if g.held_out {
+                    test.extend(g.samples);
+                    test_choices.extend(g.choices);
+                } else {
+                    train.extend(g.samples);
+                    train_choices.extend(g.choices);
+                }
+            }
+        }
+    }
+    eprintln!(
+        "{games} games: {} positions to fit, {} held out; {} moves to imitate, {} held out",
+        train.len(),
+        test.len(),
+        train_choices.len(),
+        test_choices.len()
+    );
+    if train.is_empty() {
+        return Err("no positions".into());
+    }
+    let current = EvalSampler::weights();
+    let s0 = best_scale(&train, &current);
+    let features = EvalSampler::FEATURES;
+    // From the current weights (in logits at their best scale).
+    let start = current.iter().map(|x| x / s0).collect();
+    let w = fit(&train, start, o.l2, o.steps);
+    let units: Vec<f64> = w.iter().map(|x| x * o.scale).collect();
+    let report = format!(
+        "{games} games, {} positions fitted, {} held out; cross-entropy on the held-out \
+         positions: {:.4} (the weights before, at their best scale {s0:.0}: {:.4}); \
+         on the fitted ones {:.4} ({:.4}). Scale {} a logit, L2 {}, {} steps, {} plies \
+         skipped after the opening.",
+        train.len(),
+        test.len(),
+        loss(&test, &units, o.scale),
+        loss(&test, &current, s0),
+        loss(&train, &units, o.scale),
+        loss(&train, &current, s0),
+        o.scale,
+        o.l2,
+        o.steps,
+        o.skip,
+    );
+    let prior = EvalSampler::policy_weights();
+    let p0 = best_policy_scale(&train_choices, &prior);
+    let start = prior.iter().map(|x| x / p0).collect();
+    let pw = fit_policy(&train_choices, start, o.l2, o.steps);
+    let policy: Vec<f64> = pw.iter().map(|x| x * o.policy_scale).collect();
+    let (new_test, new_top) = policy_loss(&test_choices, &policy, o.policy_scale);
+    let (old_test, old_top) = policy_loss(&test_choices, &prior, p0);
+    let report = format!(
+        "{report}\nMove order: {} moves imitated{}, {} held out; on those, cross-entropy \
+         {new_test:.4} and the move played ranked first, in the first 3 and in the first 12 \
+         {} of the time (the order before, at its best scale {p0:.0}: {old_test:.4}, {}). \
+         Scale {} a logit.",
+        train_choices.len(),
+        match &o.teachers {
+            Some(t) => format!(" (the moves of {})", t.join(", ")),
+            None => String::new(),
+        },
+        test_choices.len(),
+        percents(new_top),
+        percents(old_top),
+        o.policy_scale,
+    );
+    eprintln!("{report}");
+    let mut ranked: Vec<usize> = (0..features).collect();
+    ranked.sort_by(|&a, &b| units[b].abs().total_cmp(&units[a].abs()));
+    for &i in ranked.iter().take(25) {
+        eprintln!("{:>7.0}  {}", units[i], EvalSampler::feature_name(i));
+    }
+    let (policy, report) = if o.keep_policy {
+        let kept =
+            "\nThe move order is kept as it was (--keep-policy): the fit above was not taken.";
+        (prior, format!("{report}{kept}"))
+    } else {
+        (policy, report)
+    };
+    let source = EvalSampler::weights_source(&units, &policy, &report);
+    match &o.out {
+        Some(path) => std::fs::write(path, source).map_err(|e| format!("{path}: {e}"))?,
+        None => print!("{source}"),
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    match parse_args().and_then(run) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("tune-eval: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

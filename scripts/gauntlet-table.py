@@ -1,0 +1,114 @@
+#!/usr/bin/env python3
+"""The gauntlet's table from referee --games-out files: one row per file, the
+games of ENGINE (default: minimax) against the other engine of the run.
+
+Score counts a win 1, a draw 1/2. Elo is -400 log10(1/score - 1); its 95 %
+error is the referee's: from the spread of the games' scores (normal
+approximation; when every game scored the same, half a win and half a loss
+are added). Losses on time and illegal moves are counted from the records'
+reasons and fault_by fields.
+
+Usage: gauntlet-table.py [--engine NAME] FILE.jsonl ...
+"""
+import argparse
+import json
+import math
+import sys
+
+
+def elo(score):
+    score = min(max(score, 1e-9), 1 - 1e-9)
+    return max(-2000, min(2000, -400 * math.log10(1 / score - 1)))
+
+
+def elo_with_error(scores):
+    """Elo and its 95 % half-width from per-game scores (0, 1/2, 1)."""
+    n = len(scores)
+    if n == 0:
+        return None, None
+    mean = sum(scores) / n
+    var = sum((s - mean) ** 2 for s in scores) / n
+    if var < 1e-15:
+        # As the referee: half a win and half a loss added.
+        n += 1
+        mean = (sum(scores) + 0.5) / n
+        var = (sum((s - mean) ** 2 for s in scores) + 0.5 * (mean ** 2 + (1 - mean) ** 2)) / n
+    sd = math.sqrt(var / n)
+    return elo(mean), (elo(mean + 1.96 * sd) - elo(mean - 1.96 * sd)) / 2
+
+
+def summarize(path, me):
+    games = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if not line:
+                continue
+            rec = json.loads(line)
+            if "game" in rec:
+                games.append(rec)
+    if not games:
+        return None
+    names = {g["x"] for g in games} | {g["o"] for g in games}
+    if me not in names:
+        sys.exit("%s: no engine named %s (%s)" % (path, me, ", ".join(sorted(names))))
+    other = sorted(names - {me})[0] if len(names) > 1 else me
+    tally = {"x": [0, 0, 0], "o": [0, 0, 0]}  # win, draw, loss by my colour
+    scores = []
+    on_time = illegal = 0
+    for g in games:
+        colour = "x" if g["x"] == me else "o"
+        if g["result"] == colour:
+            points, i = 1.0, 0
+        elif g["result"] == "draw":
+            points, i = 0.5, 1
+        else:
+            points, i = 0.0, 2
+            reason = g.get("reason", "")
+            if "time" in reason:
+                on_time += 1
+            if g.get("fault_by") == me and "time" not in reason:
+                illegal += 1
+        tally[colour][i] += 1
+        scores.append(points)
+    n = len(games)
+    wins = tally["x"][0] + tally["o"][0]
+    draws = tally["x"][1] + tally["o"][1]
+    score = (wins + draws / 2) / n
+    e, err = elo_with_error(scores)
+    return {
+        "file": path,
+        "opponent": other,
+        "games": n,
+        "wdl": (wins, draws, n - wins - draws),
+        "score": score,
+        "elo": e,
+        "err": err,
+        "x": tally["x"],
+        "o": tally["o"],
+        "on_time": on_time,
+        "illegal": illegal,
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--engine", default="minimax")
+    ap.add_argument("files", nargs="+")
+    args = ap.parse_args()
+    print("| opponent | run | games | +W =D -L | score | Elo (95 %) | as X | as O | lost on time | illegal |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    for path in args.files:
+        s = summarize(path, args.engine)
+        if s is None:
+            continue
+        run = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        elo_text = "%+.0f ± %.0f" % (s["elo"], s["err"]) if s["elo"] is not None else "-"
+        half = lambda t: "%g of %d" % (t[0] + t[1] / 2, sum(t))
+        print("| %s | %s | %d | +%d =%d -%d | %.1f %% | %s | %s | %s | %d | %d |" % (
+            s["opponent"], run, s["games"], *s["wdl"], 100 * s["score"], elo_text,
+            half(s["x"]), half(s["o"]), s["on_time"], s["illegal"]))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# The gauntlet: minimax against the sparring engines (Carbon 2.3, Rapfi in its
+# classical form, Whatateam) on 15x15 free, one game at a time, at 1 s and
+# 200 ms a move, on the balanced openings of scripts/openings-gauntlet.txt
+# (each played twice, colours swapped), and the table of the results: games,
+# score, Elo with its 95 % error, per colour, losses on time, illegal moves.
+#
+# Every run appends its games to OUT/ENGINE-MS.jsonl and resumes from there,
+# so the gauntlet can be stopped and started again (and, run again when it
+# is complete, only prints the table). The sparring engines are Gomocup
+# brains found in $SPAR (pbrain-carbon, pbrain-rapfi, pbrain-whatateam).
+#
+# Usage: SPAR=DIR scripts/gauntlet.sh [--kinrow BIN] [--out DIR] [--games N]
+#            [--times "1000 200"] [--engines "carbon rapfi whatateam"]
+#            [--openings FILE] [--seed N] [--table-only]
+#   e.g. nohup env SPAR=$HOME/spar/bin scripts/gauntlet.sh --out gauntlet > gauntlet.log 2>&1 &
+set -euo pipefail
+cd "$(dirname "$0")/.."
+kinrow=target/release/kinrow
+out=gauntlet
+games=100
+times="1000 200"
+engines="carbon rapfi whatateam"
+openings=scripts/openings-gauntlet.txt
+seed=2024
+table_only=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --kinrow) kinrow=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --games) games=$2; shift 2 ;;
+    --times) times=$2; shift 2 ;;
+    --engines) engines=$2; shift 2 ;;
+    --openings) openings=$2; shift 2 ;;
+    --seed) seed=$2; shift 2 ;;
+    --table-only) table_only=1; shift ;;
+    *) echo "gauntlet.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+mkdir -p "$out"
+if [ -z "$table_only" ]; then
+  : "${SPAR:?set SPAR to the folder of the sparring brains (pbrain-carbon, ...)}"
+  cargo build --release --quiet --bin kinrow --bin referee
+  for ms in $times; do
+    for engine in $engines; do
+      brain="$SPAR/pbrain-$engine"
+      [ -x "$brain" ] || { echo "gauntlet.sh: no $brain" >&2; exit 1; }
+      echo "== $engine at $ms ms: $(date)"
+      resume=()
+      [ -s "$out/$engine-$ms.jsonl" ] && resume=(--resume)
+      target/release/referee --engine "$engine=gomocup:$brain" \
+        --engine "minimax=$kinrow --bot minimax" \
+        --board 15x15 --k 5 --movetime "$ms" --concurrency 1 --games "$games" \
+        --openings-file "$openings" --seed "$seed" \
+        --games-out "$out/$engine-$ms.jsonl" "${resume[@]}" --quiet ||
+        echo "gauntlet.sh: the run against $engine at $ms ms failed" >&2
+    done
+  done
+fi
+files=()
+for ms in $times; do
+  for engine in $engines; do
+    [ -s "$out/$engine-$ms.jsonl" ] && files+=("$out/$engine-$ms.jsonl")
+  done
+done
+python3 scripts/gauntlet-table.py "${files[@]}"
