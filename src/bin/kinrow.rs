@@ -18,7 +18,8 @@ Protocol (GTP framing; one request per line, `[id] command [args]`):
   known_command X   list_commands   quit
   solve [SECONDS]   analyze [SECONDS]   (exact solver, up to 64 cells)
   set NAME VALUE: bot, seed, movetime and timeleft (ms); depth (minimax:
-    plies, 0 = no cap); iterations, exploration, prior, memory, reuse
+    plies, 0 = no cap), nodes (a move's nodes, 0 = no cap), hash (its table,
+    MiB; see docs/minimax.md); iterations, exploration, prior, memory, reuse
     (mcts: see docs/mcts.md). A bot option is kept for the session and
     applies to every bot that has it, set before or after `set bot`; an
     option no bot has is refused.
