@@ -3,14 +3,16 @@
 
 use super::geometry::Geometry;
 use super::outcome::{Line, Outcome};
+use super::renju::{self, Forbidden};
 use super::types::{Cell, Player, Rule};
 use std::fmt;
 
 const EMPTY: u8 = 0;
 const WALL: u8 = 3;
 
+/// A player's stone in the padded cells.
 #[inline]
-const fn stone(p: Player) -> u8 {
+pub(super) const fn stone(p: Player) -> u8 {
     p as u8 + 1
 }
 
@@ -25,6 +27,8 @@ pub enum IllegalMove {
     },
     /// The cell already holds a stone.
     Occupied { cell: Cell, by: Player },
+    /// The rule forbids the cell to the side to move (renju's Black).
+    Forbidden { cell: Cell, kind: Forbidden },
     /// The game has ended.
     GameOver,
 }
@@ -36,6 +40,9 @@ impl fmt::Display for IllegalMove {
                 write!(f, "{cell} is off the {rows}x{cols} board")
             }
             IllegalMove::Occupied { cell, by } => write!(f, "{cell} is occupied by {by}"),
+            IllegalMove::Forbidden { cell, kind } => {
+                write!(f, "{cell} is forbidden to {} ({kind})", Player::X)
+            }
             IllegalMove::GameOver => f.write_str("the game is over"),
         }
     }
@@ -67,6 +74,9 @@ pub struct Board {
     history: Vec<u16>,
     to_move: Player,
     outcome: Option<Outcome>,
+    /// Renju: a square where X could play when last looked at, looked at
+    /// first when X is to move next (see `x_can_move`).
+    x_may_play: usize,
 }
 
 impl Clone for Board {
@@ -93,6 +103,7 @@ impl Clone for Board {
         self.history.clone_from(&source.history);
         self.to_move = source.to_move;
         self.outcome = source.outcome;
+        self.x_may_play = source.x_may_play;
     }
 }
 
@@ -126,6 +137,7 @@ impl Board {
             history: Vec::with_capacity(geo.area()),
             to_move: Player::X,
             outcome: None,
+            x_may_play: stride + 1,
         }
     }
 
@@ -228,12 +240,75 @@ impl Board {
         self.cells.len()
     }
 
-    /// Legal moves in row-major order (none once the game is over).
+    /// Legal moves in row-major order (none once the game is over; under
+    /// renju, none of the cells forbidden to Black when Black is to move).
     pub fn legal_moves(&self) -> impl Iterator<Item = Cell> + '_ {
         let over = self.is_over();
+        let guarded = self.geo.rule().forbids(self.to_move);
         self.squares()
-            .filter(move |&s| !over && self.cells[s] == EMPTY)
+            .filter(move |&s| {
+                !over && self.cells[s] == EMPTY && !(guarded && self.forbidden_square(s).is_some())
+            })
             .map(|s| self.cell_of(s))
+    }
+
+    /// Whether the side to move may play on a square: the game goes on, the
+    /// square is empty and not forbidden to the side to move.
+    #[inline]
+    pub fn is_legal_square(&self, square: usize) -> bool {
+        !self.is_over()
+            && self.cells[square] == EMPTY
+            && !(self.geo.rule().forbids(self.to_move) && self.forbidden_square(square).is_some())
+    }
+
+    /// Whether the cell is forbidden to the side to move, and why: `None`
+    /// for a cell that is off the board or taken, in a finished game, for
+    /// White and under every rule but renju.
+    pub fn forbidden(&self, cell: Cell) -> Option<Forbidden> {
+        if self.is_over() || !self.contains(cell) || !self.geo.rule().forbids(self.to_move) {
+            return None;
+        }
+        let square = self.square(cell);
+        if self.cells[square] != EMPTY {
+            return None;
+        }
+        self.forbidden_square(square)
+    }
+
+    /// The cells forbidden to the side to move with their kinds, in
+    /// row-major order (for a GUI: empty unless renju's Black is to move).
+    pub fn forbidden_cells(&self) -> Vec<(Cell, Forbidden)> {
+        if self.is_over() || !self.geo.rule().forbids(self.to_move) {
+            return Vec::new();
+        }
+        self.squares()
+            .filter(|&s| self.cells[s] == EMPTY)
+            .filter_map(|s| Some((self.cell_of(s), self.forbidden_square(s)?)))
+            .collect()
+    }
+
+    /// Whether X (renju's Black) may not play on an empty square, whoever is
+    /// to move, and why; `None` under the other rules. Cheap where X has few
+    /// stones near the square (four popcounts); otherwise the full check,
+    /// which recurses through the threes.
+    #[inline]
+    pub fn forbidden_square(&self, square: usize) -> Option<Forbidden> {
+        if !self.geo.rule().forbids(Player::X) {
+            return None;
+        }
+        debug_assert!(self.cells[square] == EMPTY);
+        let slots = self.line_slots(square, Player::X);
+        let black = slots.map(|(line, _)| self.lines[line]);
+        if !renju::may_be_forbidden(black, slots.map(|(_, bit)| bit)) {
+            return None;
+        }
+        renju::forbidden_at(&self.cells, self.directions(), square)
+    }
+
+    /// The padded cells (empty 0, X 1, O 2, off the board 3), for the
+    /// playouts' copy of the forbidden check.
+    pub(super) fn mailbox(&self) -> &[u8] {
+        &self.cells
     }
 
     /// Checks a move without playing it.
@@ -249,10 +324,15 @@ impl Board {
             });
         }
         let sq = self.square(cell);
-        match self.stone_on(sq) {
-            Some(by) => Err(IllegalMove::Occupied { cell, by }),
-            None => Ok(sq),
+        if let Some(by) = self.stone_on(sq) {
+            return Err(IllegalMove::Occupied { cell, by });
         }
+        if self.geo.rule().forbids(self.to_move) {
+            if let Some(kind) = self.forbidden_square(sq) {
+                return Err(IllegalMove::Forbidden { cell, kind });
+            }
+        }
+        Ok(sq)
     }
 
     /// Plays a move for the side to move, after checking it. On error the board
@@ -263,7 +343,9 @@ impl Board {
     }
 
     /// Plays the side to move on an empty square of an ongoing game and returns
-    /// the outcome if this move ended it. The caller guarantees legality.
+    /// the outcome if this move ended it. The caller guarantees legality
+    /// (under renju: not a cell forbidden to Black, which is not checked
+    /// here).
     #[inline]
     pub fn play_unchecked(&mut self, square: usize) -> Option<Outcome> {
         debug_assert!(self.cells[square] == EMPTY && self.outcome.is_none());
@@ -279,7 +361,7 @@ impl Board {
         self.to_move = p.other();
         // Nobody has K stones before ply 2K - 1: skip the check until then.
         let run = if self.history.len() + 1 >= 2 * self.geo.k() {
-            self.winning_run(masks, slots.map(|(_, bit)| bit))
+            self.winning_run(p, slots, masks)
         } else {
             None
         };
@@ -288,10 +370,33 @@ impl Board {
                 winner: p,
                 line: self.line_of(square, run),
             });
-        } else if self.history.len() == self.geo.area() {
+        } else if self.history.len() == self.geo.area()
+            || (self.geo.rule().forbids(self.to_move) && !self.x_can_move())
+        {
             self.outcome = Some(Outcome::Draw);
         }
         self.outcome
+    }
+
+    /// Renju, X to move: whether any empty cell is allowed to X. (RIF lets
+    /// a player pass; kinrow has no pass, so a Black player left with only
+    /// forbidden cells ends the game in a draw.) The square that answered
+    /// last time is looked at first: it nearly always answers again.
+    fn x_can_move(&mut self) -> bool {
+        let hint = self.x_may_play;
+        if self.cells[hint] == EMPTY && self.forbidden_square(hint).is_none() {
+            return true;
+        }
+        let found = self
+            .squares()
+            .find(|&s| self.cells[s] == EMPTY && self.forbidden_square(s).is_none());
+        match found {
+            Some(square) => {
+                self.x_may_play = square;
+                true
+            }
+            None => false,
+        }
     }
 
     /// Takes back the last move; `None` on an empty board.
@@ -349,26 +454,62 @@ impl Board {
         (before, after)
     }
 
-    /// A winning run through a square, from the masks of the four lines
-    /// through it (the square's own bit set) and its bit in each: the run's
-    /// direction (0 to 3), the stones before the square and the length.
+    /// A winning run of `p`'s through a square, from the four lines through
+    /// it (`slots`, as `line_slots` gives them for `p`) and `p`'s masks of
+    /// them with the square's bit set: the run's direction (0 to 3), the
+    /// stones before the square and the length.
     #[inline]
-    fn winning_run(&self, masks: [u32; 4], bits: [u32; 4]) -> Option<(usize, u32, u32)> {
+    fn winning_run(
+        &self,
+        p: Player,
+        slots: [(usize, u32); 4],
+        masks: [u32; 4],
+    ) -> Option<(usize, u32, u32)> {
         let runs = [0, 1, 2, 3].map(|d| {
-            let (before, after) = Self::run_around(masks[d], bits[d]);
+            let (before, after) = Self::run_around(masks[d], slots[d].1);
             (before, before + 1 + after)
         });
         let k = self.geo.k() as u32;
-        let wins = |len: u32| match self.geo.rule() {
+        let rule = self.geo.rule();
+        let wins = |d: usize, (before, len): (u32, u32)| match rule {
             Rule::Free => len >= k,
             Rule::Exact => len == k,
+            _ => rule.wins(
+                p,
+                len as usize,
+                k as usize,
+                self.blocked_ends(p, slots[d], before, len),
+            ),
         };
         // Checking all four at once, without branches, is cheaper than
         // stopping early: most moves win nothing.
-        if !runs.iter().fold(false, |any, &(_, len)| any | wins(len)) {
+        if !(0..4).fold(false, |any, d| any | wins(d, runs[d])) {
             return None;
         }
-        (0..4).find_map(|d| wins(runs[d].1).then_some((d, runs[d].0, runs[d].1)))
+        (0..4).find_map(|d| wins(d, runs[d]).then_some((d, runs[d].0, runs[d].1)))
+    }
+
+    /// How many of the two cells just past a run of `p`'s (`before` stones
+    /// before the square of `slot`, `len` long) hold the opponent's stones.
+    #[inline]
+    fn blocked_ends(&self, p: Player, (line, bit): (usize, u32), before: u32, len: u32) -> u32 {
+        let n = 4 * self.lines_per_direction;
+        let theirs = match p {
+            Player::X => self.lines[line + n],
+            Player::O => self.lines[line - n],
+        };
+        Self::ends_held(theirs, bit, before, len)
+    }
+
+    /// How many of the two cells just past a run (`before` stones before
+    /// `bit`, `len` long) are set in `theirs`, a line mask of the opponent's;
+    /// the edge of the board holds none.
+    #[inline]
+    pub(super) fn ends_held(theirs: u32, bit: u32, before: u32, len: u32) -> u32 {
+        // Shifted up one so that the cell before bit 0 is bit 0.
+        let theirs = u64::from(theirs) << 1;
+        let first = bit.trailing_zeros() - before;
+        (theirs >> first & 1) as u32 + (theirs >> (first + len + 1) & 1) as u32
     }
 
     /// Whether a stone of `p` on `square` (placed there, or imagined there)
@@ -378,7 +519,7 @@ impl Board {
     pub fn wins_through(&self, square: usize, p: Player) -> bool {
         let slots = self.line_slots(square, p);
         let masks = slots.map(|(line, bit)| self.lines[line] | bit);
-        self.winning_run(masks, slots.map(|(_, bit)| bit)).is_some()
+        self.winning_run(p, slots, masks).is_some()
     }
 
     /// The cells of a winning run through `square` found by `winning_run`.

@@ -490,6 +490,9 @@ fn refused(what: &str, p: Point, e: IllegalMove) -> String {
     match e {
         IllegalMove::Occupied { .. } => format!("ERROR {what} {p}: the point is taken"),
         IllegalMove::GameOver => format!("ERROR {what} {p}: the game is over"),
+        IllegalMove::Forbidden { kind, .. } => {
+            format!("ERROR {what} {p}: forbidden to black ({kind})")
+        }
         IllegalMove::OffBoard { cols, rows, .. } => {
             format!("ERROR {what} {p}: off the {cols}x{rows} board")
         }
