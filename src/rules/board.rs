@@ -3,16 +3,15 @@
 
 use super::geometry::Geometry;
 use super::outcome::{Line, Outcome};
-use super::renju::{self, Forbidden};
+use super::renju::{Forbidden, Masks};
 use super::types::{Cell, Player, Rule};
 use std::fmt;
 
 const EMPTY: u8 = 0;
 const WALL: u8 = 3;
 
-/// A player's stone in the padded cells.
 #[inline]
-pub(super) const fn stone(p: Player) -> u8 {
+const fn stone(p: Player) -> u8 {
     p as u8 + 1
 }
 
@@ -74,8 +73,9 @@ pub struct Board {
     history: Vec<u16>,
     to_move: Player,
     outcome: Option<Outcome>,
-    /// Renju: a square where X could play when last looked at, looked at
-    /// first when X is to move next (see `x_can_move`).
+    /// Renju: an empty square too far from X's stones to be forbidden when
+    /// last looked at, looked at first when X is to move next (see
+    /// `x_can_move`).
     x_may_play: usize,
 }
 
@@ -289,7 +289,7 @@ impl Board {
 
     /// Whether X (renju's Black) may not play on an empty square, whoever is
     /// to move, and why; `None` under the other rules. Cheap where X has few
-    /// stones near the square (four popcounts); otherwise the full check,
+    /// stones near the square (a few popcounts); otherwise the full check,
     /// which recurses through the threes.
     #[inline]
     pub fn forbidden_square(&self, square: usize) -> Option<Forbidden> {
@@ -297,18 +297,17 @@ impl Board {
             return None;
         }
         debug_assert!(self.cells[square] == EMPTY);
-        let slots = self.line_slots(square, Player::X);
-        let black = slots.map(|(line, _)| self.lines[line]);
-        if !renju::may_be_forbidden(black, slots.map(|(_, bit)| bit)) {
-            return None;
-        }
-        renju::forbidden_at(&self.cells, self.directions(), square)
+        self.masks().forbidden(self.row_col(square))
     }
 
-    /// The padded cells (empty 0, X 1, O 2, off the board 3), for the
-    /// playouts' copy of the forbidden check.
-    pub(super) fn mailbox(&self) -> &[u8] {
-        &self.cells
+    /// The line masks as renju's check reads them.
+    #[inline]
+    pub(super) fn masks(&self) -> Masks<'_> {
+        Masks {
+            lines: &self.lines,
+            rows: self.geo.rows(),
+            cols: self.geo.cols(),
+        }
     }
 
     /// Checks a move without playing it.
@@ -380,23 +379,31 @@ impl Board {
 
     /// Renju, X to move: whether any empty cell is allowed to X. (RIF lets
     /// a player pass; kinrow has no pass, so a Black player left with only
-    /// forbidden cells ends the game in a draw.) The square that answered
-    /// last time is looked at first: it nearly always answers again.
+    /// forbidden cells ends the game in a draw.) Nearly always some empty
+    /// cell has too few Black stones near it to be forbidden (the filter's
+    /// popcounts): the one found last time is looked at first.
     fn x_can_move(&mut self) -> bool {
-        let hint = self.x_may_play;
-        if self.cells[hint] == EMPTY && self.forbidden_square(hint).is_none() {
+        let masks = self.masks();
+        let clear = |s: usize| self.cells[s] == EMPTY && !masks.may_be_forbidden(self.row_col(s));
+        if clear(self.x_may_play) {
             return true;
         }
-        let found = self
-            .squares()
-            .find(|&s| self.cells[s] == EMPTY && self.forbidden_square(s).is_none());
-        match found {
-            Some(square) => {
-                self.x_may_play = square;
-                true
-            }
-            None => false,
+        // On from the last answer, round the board: the cells before it were
+        // no answer then either, mostly.
+        let (rows, cols) = (self.geo.rows(), self.geo.cols());
+        let (r0, c0) = self.row_col(self.x_may_play);
+        let start = r0 * cols + c0;
+        let found = (start..rows * cols)
+            .chain(0..start)
+            .map(|i| (i / cols + 1) * self.stride + i % cols + 1)
+            .find(|&s| clear(s));
+        if let Some(square) = found {
+            self.x_may_play = square;
+            return true;
         }
+        let masks = self.masks();
+        self.squares()
+            .any(|s| self.cells[s] == EMPTY && masks.forbidden_at(self.row_col(s)).is_none())
     }
 
     /// Takes back the last move; `None` on an empty board.
@@ -474,7 +481,8 @@ impl Board {
         let wins = |d: usize, (before, len): (u32, u32)| match rule {
             Rule::Free => len >= k,
             Rule::Exact => len == k,
-            _ => rule.wins(
+            Rule::Renju => len == k || (len > k && p == Player::O),
+            Rule::Caro | Rule::CaroExact => rule.wins(
                 p,
                 len as usize,
                 k as usize,

@@ -10,8 +10,7 @@
 //! cells, history and outcome). The caller brings the random number
 //! generator, so playouts stay reproducible.
 
-use super::board::stone;
-use super::renju;
+use super::renju::Masks;
 use super::{Board, Cell, Geometry, Player, Rule};
 use rand::RngCore;
 
@@ -91,17 +90,8 @@ struct Lines {
     base_to_move: Player,
     /// The cells of the last playout, in order.
     order: Vec<u16>,
-    /// Renju: the padded cells for the forbidden check.
-    mailbox: Option<Mailbox>,
-}
-
-/// [`Board`]'s padded cells, which renju's full forbidden check reads.
-struct Mailbox {
-    base: Vec<u8>,
-    cells: Vec<u8>,
-    /// Each cell's square (`r * cols + c` to the padded index).
-    squares: Vec<u16>,
-    steps: [usize; 4],
+    rows: usize,
+    cols: usize,
 }
 
 /// A uniform index below `n` (n > 0) by Lemire's multiply-shift with
@@ -207,7 +197,7 @@ impl Playouts {
                 played: 0,
             })
         } else {
-            Engine::Lines(Lines::new(from))
+            Engine::Lines(Lines::new(geo))
         };
         let mut p = Playouts {
             geo,
@@ -269,9 +259,6 @@ impl Playouts {
                 }
                 lines.base_to_move = from.to_move();
                 lines.order.clear();
-                if let Some(mailbox) = &mut lines.mailbox {
-                    mailbox.base.copy_from_slice(from.mailbox());
-                }
             }
         }
     }
@@ -381,8 +368,7 @@ impl BitPosition {
 }
 
 impl Lines {
-    fn new(board: &Board) -> Lines {
-        let geo = board.geometry();
+    fn new(geo: Geometry) -> Lines {
         let (rows, cols) = (geo.rows(), geo.cols());
         let n = rows + cols - 1;
         let slots = (0..rows)
@@ -397,15 +383,6 @@ impl Lines {
                 .map(|(line, bit)| (line as u16, bit))
             })
             .collect();
-        let mailbox = (geo.rule() == Rule::Renju).then(|| Mailbox {
-            base: board.mailbox().to_vec(),
-            cells: board.mailbox().to_vec(),
-            squares: (0..rows)
-                .flat_map(|r| (0..cols).map(move |c| Cell::new(r as u8, c as u8)))
-                .map(|cell| board.square(cell) as u16)
-                .collect(),
-            steps: board.directions(),
-        });
         Lines {
             k: geo.k() as u32,
             rule: geo.rule(),
@@ -417,7 +394,8 @@ impl Lines {
             empty: Vec::with_capacity(geo.area()),
             base_to_move: Player::X,
             order: Vec::with_capacity(geo.area()),
-            mailbox,
+            rows,
+            cols,
         }
     }
 
@@ -475,13 +453,31 @@ impl Lines {
     /// the game is drawn when there are none, as on [`Board`]), and a win
     /// asks the rule, with the opponent's stones at the run's ends.
     fn run_ruled<R: RngCore>(&mut self, rng: &mut R) -> Option<Player> {
+        let (k, rule) = (self.k, self.rule);
+        match rule {
+            Rule::Renju => self.play_out_ruled(rng, false, |p, len, _| {
+                len == k || (len > k && p == Player::O)
+            }),
+            _ => self.play_out_ruled(rng, true, |p, len, blocked| {
+                rule.wins(p, len as usize, k as usize, blocked)
+            }),
+        }
+    }
+
+    /// The loop of [`Lines::run_ruled`], one copy per win test: `wins` gets
+    /// the mover, the run's length and (when `ends`) how many of its ends
+    /// the opponent holds.
+    #[inline(always)]
+    fn play_out_ruled<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        ends: bool,
+        wins: impl Fn(Player, u32, u32) -> bool,
+    ) -> Option<Player> {
         self.masks.copy_from_slice(&self.base_masks);
         self.empty.clone_from(&self.base_empty);
         self.order.clear();
-        if let Some(mailbox) = &mut self.mailbox {
-            mailbox.cells.copy_from_slice(&mailbox.base);
-        }
-        let (k, rule, n) = (self.k as usize, self.rule, self.per_player);
+        let (rule, n) = (self.rule, self.per_player);
         let mut p = self.base_to_move;
         while !self.empty.is_empty() {
             let cell = if rule.forbids(p) {
@@ -491,9 +487,6 @@ impl Lines {
                 self.empty.swap_remove(i)
             };
             self.order.push(cell);
-            if let Some(mailbox) = &mut self.mailbox {
-                mailbox.cells[mailbox.squares[cell as usize] as usize] = stone(p);
-            }
             let (xs, os) = self.masks.split_at_mut(n);
             let (mine, theirs) = match p {
                 Player::X => (xs, &*os),
@@ -505,12 +498,12 @@ impl Lines {
                 *m |= bit;
                 let (before, after) = Board::run_around(*m, bit);
                 let len = before + 1 + after;
-                let blocked = if rule.blocked_ends_count() {
+                let blocked = if ends {
                     Board::ends_held(theirs[line as usize], bit, before, len)
                 } else {
                     0
                 };
-                won |= rule.wins(p, len as usize, k, blocked);
+                won |= wins(p, len, blocked);
             }
             if won {
                 return Some(p);
@@ -524,22 +517,19 @@ impl Lines {
     /// forbidden to X; `None` when every empty cell is. Forbidden cells
     /// drawn on the way move to the end of the empty list, out of the draw.
     fn draw_allowed_to_x<R: RngCore>(&mut self, rng: &mut R) -> Option<u16> {
-        let mailbox = self.mailbox.as_ref().expect("renju keeps the cells");
-        let black = &self.masks[..self.per_player];
+        let masks = Masks {
+            lines: &self.masks,
+            rows: self.rows,
+            cols: self.cols,
+        };
         let mut left = self.empty.len();
         while left > 0 {
             let i = random_below(rng, left);
-            let cell = self.empty[i];
-            let slots = self.slots[cell as usize];
-            let near = slots.map(|(line, _)| black[line as usize]);
-            let forbidden = renju::may_be_forbidden(near, slots.map(|(_, bit)| bit))
-                && renju::forbidden_at(
-                    &mailbox.cells,
-                    mailbox.steps,
-                    mailbox.squares[cell as usize] as usize,
-                )
-                .is_some();
-            if !forbidden {
+            let cell = self.empty[i] as usize;
+            if masks
+                .forbidden((cell / self.cols, cell % self.cols))
+                .is_none()
+            {
                 return Some(self.empty.swap_remove(i));
             }
             left -= 1;

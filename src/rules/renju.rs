@@ -10,12 +10,14 @@
 //! itself allowed and makes no five: whether it is allowed is this same
 //! question one stone later, so the check recurses.
 //!
-//! The check has two steps. [`may_be_forbidden`] looks at Black's stones
-//! near the cell in the line masks that [`Board`](super::Board) and the
-//! playouts keep anyway (four popcounts): most cells cannot be forbidden at
-//! all. The rest get [`forbidden_at`]: the eleven cells of each line around
-//! the cell, read from the padded mailbox, with the stones the recursion
-//! imagines kept on the call stack (no allocation, no copy of the board).
+//! The check reads the line masks that [`Board`](super::Board) and the
+//! playouts keep anyway: each player's stones as one `u32` per line of the
+//! board and direction. It has two steps. [`Masks::may_be_forbidden`] counts
+//! Black's stones near the cell on its four lines (a few popcounts): most
+//! cells cannot be forbidden at all. The rest get [`Masks::forbidden_at`]:
+//! the eleven cells of each line around the cell cut out of the masks with
+//! two shifts, and the stones the recursion imagines kept in a chain on the
+//! call stack (no allocation, no copy of the board).
 
 use super::board::Board;
 use std::fmt;
@@ -80,144 +82,174 @@ impl FromStr for Forbidden {
     }
 }
 
-/// Whether a Black stone on an empty cell could be forbidden at all, from
-/// Black's stones on the four lines through it (`black[d]`, one mask per
-/// line as [`Board`] keeps them) and the cell's bit in each (`bits[d]`).
-///
-/// A cheap filter that never says no to a forbidden cell: an overline or
-/// two fours on one line need four other Black stones within four cells on
-/// that line; fours or threes on two lines need two on each of them (a four
-/// has three more stones within four cells, a three that becomes a straight
-/// four has two within three).
-#[inline]
-pub(super) fn may_be_forbidden(black: [u32; 4], bits: [u32; 4]) -> bool {
-    let mut lines_with_two = 0;
-    let mut line_with_four = false;
-    for d in 0..4 {
-        let near = (black[d] & within_four(bits[d])).count_ones();
-        lines_with_two += u32::from(near >= 2);
-        line_with_four |= near >= 4;
-    }
-    line_with_four || lines_with_two >= 2
+/// Both players' line masks, laid out as [`Board`] keeps them: for X then
+/// O, for each direction (across, down, down-right, down-left), one mask per
+/// line (`rows + cols - 1` per direction), bit `c` of row `r` across and bit
+/// `r` otherwise.
+#[derive(Clone, Copy)]
+pub(super) struct Masks<'a> {
+    pub lines: &'a [u32],
+    pub rows: usize,
+    pub cols: usize,
 }
 
-/// The bits within four places of `bit` (itself included).
-#[inline]
-fn within_four(bit: u32) -> u32 {
-    ((0x1FFu64 << bit.trailing_zeros()) >> 4) as u32
-}
-
-/// Whether Black may play on empty `square` of a padded mailbox (cells
-/// `0` empty, `1` Black, `2` White, `3` off the board, laid out as
-/// [`Board`]'s, with `steps` its four directions), and if not, why.
-pub(super) fn forbidden_at(cells: &[u8], steps: [usize; 4], square: usize) -> Option<Forbidden> {
-    let view = View {
-        cells,
-        steps,
-        placed: square,
-        below: None,
-    };
-    match view.verdict() {
-        Verdict::Forbidden(kind) => Some(kind),
-        Verdict::Five | Verdict::Allowed => None,
-    }
-}
-
-const EMPTY: u8 = 0;
-const BLACK: u8 = 1;
-const WALL: u8 = 3;
+/// The steps (rows, columns) of the four directions.
+const STEPS: [(isize, isize); 4] = [(0, 1), (1, 0), (1, 1), (1, -1)];
 
 /// The centre of a [`Window`]: bit 5 of offsets -5..=5.
 const CENTRE: u32 = 1 << 5;
-/// Offsets -4..=4: where a five through the centre can be completed.
+/// Offsets -4..=4: a four through the centre has three more stones there, a
+/// three two.
 const NEAR: u32 = 0b011_1111_1110;
+/// Offsets -4 and 4: a three's stones are within three of the centre.
+const RING_OF_FOUR: u32 = 0b010_0000_0010;
 
-/// What a Black stone makes where it is placed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Verdict {
-    /// Exactly five on some line: a win, never forbidden.
-    Five,
-    Forbidden(Forbidden),
-    Allowed,
-}
-
-/// The mailbox with Black stones imagined on some empty squares: `placed`,
-/// then those of the views below (a chain through the recursion's frames).
-struct View<'a> {
-    cells: &'a [u8],
-    steps: [usize; 4],
-    /// The stone this level of the recursion judges.
-    placed: usize,
-    below: Option<&'a View<'a>>,
-}
-
-/// One line's eleven cells around a stone (offset i - 5 at bit i): Black's
-/// stones, and the cells Black cannot use (White's stones, off the board).
-#[derive(Clone, Copy, Debug)]
-struct Window {
-    black: u32,
-    blocked: u32,
-}
-
-/// What one line through the judged stone holds.
-#[derive(Clone, Copy, Debug, Default)]
-struct LineShape {
-    /// The length of Black's run through the stone.
-    run: u32,
-    /// Fours through the stone on this line (0, 1 or 2).
-    fours: u32,
-    /// The cells (window bits) that would turn this line into a straight
-    /// four through the stone: a three, if one of them is allowed.
-    three_makers: u32,
-}
-
-impl View<'_> {
-    /// The cell on a square, with the imagined stones.
-    fn at(&self, square: usize) -> u8 {
-        let mut view = Some(self);
-        while let Some(v) = view {
-            if v.placed == square {
-                return BLACK;
-            }
-            view = v.below;
-        }
-        self.cells[square]
+impl Masks<'_> {
+    /// Lines per direction.
+    fn per_direction(&self) -> usize {
+        self.rows + self.cols - 1
     }
 
-    /// The window of the line through `placed` along `step`.
-    fn window(&self, step: usize) -> Window {
-        let mut w = Window {
-            black: CENTRE,
-            blocked: 0,
+    /// X's line through `(r, c)` in each direction and the cell's bit in it.
+    #[inline]
+    pub fn slots(&self, cell: (usize, usize)) -> [(usize, u32); 4] {
+        self.places(cell).map(|(line, at)| (line, 1 << at))
+    }
+
+    /// X's line through `(r, c)` in each direction and the cell's place on
+    /// it (its bit's index).
+    #[inline]
+    fn places(&self, (r, c): (usize, usize)) -> [(usize, u32); 4] {
+        let n = self.per_direction();
+        [
+            (r, c as u32),
+            (n + c, r as u32),
+            (2 * n + c + self.rows - 1 - r, r as u32),
+            (3 * n + r + c, r as u32),
+        ]
+    }
+
+    /// Whether a Black stone on empty `cell` could be forbidden at all: a
+    /// cheap filter that never says no to a forbidden cell. A line takes part
+    /// in a double-four or a double-three with another only if it holds a
+    /// four through the cell (three more Black stones within four cells) or
+    /// a three (two more within three cells: the straight four it becomes
+    /// holds the cell); an overline or two fours on one line need four more
+    /// stones within four cells.
+    #[inline]
+    pub fn may_be_forbidden(&self, cell: (usize, usize)) -> bool {
+        let mut lines_in_play = 0;
+        let mut line_with_four_more = false;
+        for (line, bit) in self.slots(cell) {
+            // Offsets -4..=4 at bits 0..=8 (the cell itself, bit 4, empty).
+            let near =
+                ((u64::from(self.lines[line]) << 4) >> bit.trailing_zeros()) as usize & 0x1FF;
+            let count = POPCOUNT_9[near];
+            // Two stones are within three when neither is four away.
+            lines_in_play += u32::from(count >= 3 || (count == 2 && near & 0x101 == 0));
+            line_with_four_more |= count >= 4;
+        }
+        line_with_four_more || lines_in_play >= 2
+    }
+
+    /// Whether Black may play on empty `cell`, and if not, why: the filter,
+    /// then the full check.
+    #[inline]
+    pub fn forbidden(&self, cell: (usize, usize)) -> Option<Forbidden> {
+        if !self.may_be_forbidden(cell) {
+            return None;
+        }
+        self.forbidden_at(cell)
+    }
+
+    /// The full check of empty `cell`.
+    pub fn forbidden_at(&self, cell: (usize, usize)) -> Option<Forbidden> {
+        let stone = Stone {
+            cell,
+            slots: self.slots(cell),
+            below: None,
         };
-        for (dir, shift) in [(1isize, 1i32), (-1, -1)] {
-            let mut square = self.placed;
-            for i in 1..=5 {
-                // Stepping stops at the first wall: past it the array holds
-                // other lines (or ends).
-                square = square.wrapping_add_signed(dir * step as isize);
-                let bit = 1u32 << (5 + shift * i);
-                match self.at(square) {
-                    EMPTY => {}
-                    BLACK => w.black |= bit,
-                    WALL => {
-                        w.blocked |= if shift > 0 {
-                            0x7FF & !(bit - 1)
-                        } else {
-                            (bit << 1) - 1
-                        };
-                        break;
-                    }
-                    _ => w.blocked |= bit,
-                }
-            }
+        match self.verdict(&stone) {
+            Verdict::Forbidden(kind) => Some(kind),
+            Verdict::Five | Verdict::Allowed => None,
         }
-        w
     }
 
-    /// Judges the stone `placed`.
-    fn verdict(&self) -> Verdict {
-        let shapes = self.steps.map(|step| self.window(step).shape());
+    /// The cells on the board along line `d`'s `line` (an index among X's).
+    #[inline]
+    fn on_board(&self, d: usize, line: usize) -> u64 {
+        let (rows, cols) = (self.rows as isize, self.cols as isize);
+        let i = (line - d * self.per_direction()) as isize;
+        let (low, high) = match d {
+            0 => (0, cols - 1),
+            1 => (0, rows - 1),
+            // Down-right: c - r = i - (rows - 1); down-left: r + c = i.
+            2 => {
+                let shift = i - (rows - 1);
+                ((-shift).max(0), (rows - 1).min(cols - 1 - shift))
+            }
+            _ => ((i - (cols - 1)).max(0), (rows - 1).min(i)),
+        };
+        (1u64 << (high + 1)) - (1u64 << low)
+    }
+
+    /// Black's stones in the window of direction `d` around the stone that
+    /// `stone` judges, with the stones of the chain.
+    #[inline]
+    fn black_window(&self, stone: &Stone, d: usize) -> u32 {
+        let (line, bit) = stone.slots[d];
+        let mut black = u64::from(self.lines[line]);
+        let mut s = Some(stone);
+        while let Some(st) = s {
+            if st.slots[d].0 == line {
+                black |= u64::from(st.slots[d].1);
+            }
+            s = st.below;
+        }
+        // Bit i of the window is the line's bit `at - 5 + i`; the masks are
+        // shifted up 8 so that cells before the line's start are in range.
+        ((black << 8) >> (bit.trailing_zeros() + 3)) as u32 & 0x7FF
+    }
+
+    /// The cells of that window Black cannot use: White's, and those off the
+    /// board.
+    #[inline]
+    fn blocked_window(&self, stone: &Stone, d: usize) -> u32 {
+        let (line, bit) = stone.slots[d];
+        let white = u64::from(self.lines[line + 4 * self.per_direction()]);
+        let blocked = !(self.on_board(d, line) << 8) | (white << 8);
+        (blocked >> (bit.trailing_zeros() + 3)) as u32 & 0x7FF
+    }
+
+    /// The window of direction `d` around the stone `stone` judges.
+    #[cfg(test)]
+    fn window(&self, stone: &Stone, d: usize) -> Window {
+        Window {
+            black: self.black_window(stone, d),
+            blocked: self.blocked_window(stone, d),
+        }
+    }
+
+    /// Judges the stone at the head of a chain.
+    fn verdict(&self, stone: &Stone) -> Verdict {
+        // Only lines with enough Black stones near the stone can hold a
+        // five, an overline, a four or a three through it (as in the filter);
+        // the others are not looked at further.
+        let mut shapes = [LineShape::default(); 4];
+        let (mut in_play, mut crowded) = (0, false);
+        for (d, shape) in shapes.iter_mut().enumerate() {
+            let black = self.black_window(stone, d);
+            let near = POPCOUNT_9[(black & NEAR) as usize >> 1];
+            if near >= 4 || (near == 3 && black & RING_OF_FOUR == 0) {
+                let blocked = self.blocked_window(stone, d);
+                *shape = Window { black, blocked }.shape();
+                in_play += 1;
+                crowded |= near >= 5;
+            }
+        }
+        if in_play < 2 && !crowded {
+            return Verdict::Allowed;
+        }
         if shapes.iter().any(|s| s.run == 5) {
             return Verdict::Five;
         }
@@ -236,7 +268,7 @@ impl View<'_> {
             if shape.three_makers == 0 {
                 continue;
             }
-            if self.is_three(self.steps[d], shape.three_makers) {
+            if self.is_three(stone, d, shape.three_makers) {
                 threes += 1;
                 if threes == 2 {
                     return Verdict::Forbidden(Forbidden::DoubleThree);
@@ -251,25 +283,80 @@ impl View<'_> {
     }
 
     /// Whether a line whose straight-four makers are `makers` (window bits
-    /// along `step`) is a three: one of them must be allowed and no five.
-    fn is_three(&self, step: usize, makers: u32) -> bool {
+    /// along direction `d`) is a three: one of them must be allowed and no
+    /// five.
+    fn is_three(&self, stone: &Stone, d: usize, makers: u32) -> bool {
+        let (dr, dc) = STEPS[d];
         let mut rest = makers;
         while rest != 0 {
             let offset = rest.trailing_zeros() as isize - 5;
             rest &= rest - 1;
-            let square = self.placed.wrapping_add_signed(offset * step as isize);
-            let next = View {
-                cells: self.cells,
-                steps: self.steps,
-                placed: square,
-                below: Some(self),
+            let (r, c) = stone.cell;
+            let cell = (
+                r.wrapping_add_signed(offset * dr),
+                c.wrapping_add_signed(offset * dc),
+            );
+            let next = Stone {
+                cell,
+                slots: self.slots(cell),
+                below: Some(stone),
             };
-            if next.verdict() == Verdict::Allowed {
+            if self.verdict(&next) == Verdict::Allowed {
                 return true;
             }
         }
         false
     }
+}
+
+/// The number of set bits of every 9-bit value (a table: the build targets
+/// x86-64 without a popcount instruction).
+const POPCOUNT_9: [u8; 512] = {
+    let mut table = [0; 512];
+    let mut i = 0;
+    while i < 512 {
+        table[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    table
+};
+
+/// What a Black stone makes where it is placed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Exactly five on some line: a win, never forbidden.
+    Five,
+    Forbidden(Forbidden),
+    Allowed,
+}
+
+/// A Black stone the check imagines, with those imagined before it (a chain
+/// through the recursion's frames).
+struct Stone<'a> {
+    cell: (usize, usize),
+    slots: [(usize, u32); 4],
+    below: Option<&'a Stone<'a>>,
+}
+
+/// One line's eleven cells around a stone (offset i - 5 at bit i): Black's
+/// stones, and the cells Black cannot use (White's stones, off the board).
+#[derive(Clone, Copy, Debug)]
+struct Window {
+    black: u32,
+    blocked: u32,
+}
+
+/// What one line through the judged stone holds (all zero for a line
+/// without enough stones to hold anything).
+#[derive(Clone, Copy, Debug, Default)]
+struct LineShape {
+    /// The length of Black's run through the stone.
+    run: u32,
+    /// Fours through the stone on this line (0, 1 or 2).
+    fours: u32,
+    /// The cells (window bits) that would turn this line into a straight
+    /// four through the stone: a three, if one of them is allowed.
+    three_makers: u32,
 }
 
 impl Window {
@@ -286,44 +373,43 @@ impl Window {
             run,
             ..LineShape::default()
         };
-        if run >= 5 {
+        // A four or a three needs three or two more stones within four.
+        if run >= 5 || POPCOUNT_9[(self.black & NEAR) as usize >> 1] < 3 {
             return shape;
         }
-        // Fours: the empty cells that make exactly five with the centre.
-        // Each gives a different four (the stones of its five but itself),
-        // except the two ends of a straight four: when the run is four
-        // already, any cell that makes five is one of its ends.
-        let mut empties = self.empty() & NEAR;
-        while empties != 0 {
-            let e = empties & empties.wrapping_neg();
-            empties &= empties - 1;
-            let (b, a) = Board::run_around(self.black | e, CENTRE);
-            shape.fours += u32::from(b + 1 + a == 5);
-        }
-        if run == 4 {
-            shape.fours = shape.fours.min(1);
-        }
-        if shape.fours > 0 {
-            return shape;
-        }
-        // Straight fours: the first cell past the run on either side (the
-        // four must hold the centre, so no other cell can make one).
-        let low = CENTRE >> (before + 1);
-        let high = CENTRE << (after + 1);
-        for e in [low, high] {
+        // One more stone makes a five or a straight four through the centre
+        // only next to the centre's run (the run holds it): the first cell
+        // past the run on either side.
+        let ends = [CENTRE >> (before + 1), CENTRE << (after + 1)];
+        let mut makers = 0;
+        for e in ends {
             if e & self.empty() == 0 {
                 continue;
             }
             let (b, a) = Board::run_around(self.black | e, CENTRE);
-            if b + 1 + a != 4 {
-                continue;
+            match b + 1 + a {
+                // Each cell that makes five leaves a different four, but for
+                // the two ends of a straight four (the run was four).
+                5 => shape.fours += 1,
+                // A straight four: both ends empty, and neither extension
+                // running past five.
+                4 => {
+                    let ends = (CENTRE >> (b + 1)) | (CENTRE << (a + 1));
+                    let beyond = (CENTRE >> (b + 2)) | (CENTRE << (a + 2));
+                    if ends & self.empty() == ends && beyond & self.black == 0 {
+                        makers |= e;
+                    }
+                }
+                _ => {}
             }
-            // Both ends empty, and neither extension runs past five.
-            let ends = (CENTRE >> (b + 1)) | (CENTRE << (a + 1));
-            let beyond = (CENTRE >> (b + 2)) | (CENTRE << (a + 2));
-            if ends & self.empty() == ends && beyond & self.black == 0 {
-                shape.three_makers |= e;
-            }
+        }
+        if run == 4 {
+            shape.fours = shape.fours.min(1);
+        }
+        // A line with a four holds no straight-four maker as well (the
+        // extensions of the straight four would be closed or too long).
+        if shape.fours == 0 {
+            shape.three_makers = makers;
         }
         shape
     }
@@ -332,6 +418,7 @@ impl Window {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::{Cell, Geometry, Rule};
 
     /// A window from a line drawn around its centre, e.g. `"..X.[X]X..O"`
     /// without the brackets: eleven characters, `#` off the board.
@@ -386,23 +473,71 @@ mod tests {
         }
     }
 
+    /// A 15x15 renju board with X stones on `xs` (O's far away, on row 14).
+    fn board_with(xs: &[(u8, u8)]) -> Board {
+        let mut b = Board::new(Geometry::new(15, 15, 5, Rule::Renju).unwrap());
+        for (i, &(r, c)) in xs.iter().enumerate() {
+            for cell in [Cell::new(r, c), Cell::new(14, 2 * i as u8)] {
+                b.play_unchecked(b.square(cell));
+            }
+        }
+        b
+    }
+
     #[test]
     fn the_filter_passes_every_shape_that_can_be_forbidden() {
-        // Within four of the cell: four on one line, or two on two lines.
-        let bit = 1 << 10;
-        let none = [0; 4];
-        assert!(!may_be_forbidden(none, [bit; 4]));
-        let one_line = [0b1111 << 6, 0, 0, 0];
-        assert!(may_be_forbidden(one_line, [bit; 4]));
-        let three_near = [0b111 << 7, 0, 0, 0];
-        assert!(!may_be_forbidden(three_near, [bit; 4]));
-        let two_lines = [0b11 << 8, 0b101 << 11, 0, 0];
-        assert!(may_be_forbidden(two_lines, [bit; 4]));
+        let filter_at = |cell, xs: &[(u8, u8)]| board_with(xs).masks().may_be_forbidden(cell);
+        let filter = |xs: &[(u8, u8)]| filter_at((7, 7), xs);
+        assert!(!filter(&[]));
+        // Four within four on one line; three are not enough.
+        assert!(filter(&[(7, 3), (7, 4), (7, 5), (7, 6)]));
+        assert!(!filter(&[(7, 4), (7, 5), (7, 6)]));
+        // Two within three on each of two lines.
+        assert!(filter(&[(7, 5), (7, 9), (4, 4), (10, 10)]));
+        assert!(filter(&[(5, 7), (9, 7), (5, 9), (9, 5)]));
         // Five cells away is too far.
-        let far = [(1 << 5) | (1 << 15), 0b11 << 11, 0, 0];
-        assert!(!may_be_forbidden(far, [bit; 4]));
-        assert_eq!(within_four(1), 0b11111);
-        assert_eq!(within_four(1 << 31), 0b11111 << 27);
+        assert!(!filter(&[(7, 2), (7, 6), (5, 7), (6, 7)]));
+        // Two within three on two lines, or three within four.
+        assert!(filter(&[(7, 5), (7, 6), (5, 7), (6, 7)]));
+        assert!(filter(&[(7, 3), (7, 5), (7, 6), (5, 7), (6, 7)]));
+        assert!(!filter(&[(7, 3), (7, 6), (3, 7), (6, 7)]));
+        // At the edges of the line masks.
+        assert!(filter_at((0, 0), &[(0, 1), (0, 2), (1, 0), (2, 0)]));
+        assert!(filter_at(
+            (14, 14),
+            &[(14, 13), (14, 12), (13, 13), (12, 12)]
+        ));
+        assert!(!filter_at(
+            (14, 14),
+            &[(14, 10), (14, 13), (10, 10), (13, 13)]
+        ));
+        assert_eq!(POPCOUNT_9[0x1FF], 9);
+    }
+
+    #[test]
+    fn windows_see_the_edges_as_blocked() {
+        // X on (0, 1) and (0, 2); the window across from (0, 0).
+        let b = board_with(&[(0, 1), (0, 2)]);
+        let masks = b.masks();
+        let stone = Stone {
+            cell: (0, 0),
+            slots: masks.slots((0, 0)),
+            below: None,
+        };
+        let across = masks.window(&stone, 0);
+        assert_eq!(across.black, 0b111 << 5);
+        assert_eq!(across.blocked, 0b11111);
+        // Down from (0, 0): the five cells above are off the board.
+        assert_eq!(masks.window(&stone, 1).blocked, 0b11111);
+        // Down-left from (0, 0): both ends leave the board at once.
+        assert_eq!(masks.window(&stone, 3).blocked, 0x7FF & !CENTRE);
+        // Down-right from (14, 14): the five cells after it are off.
+        let corner = Stone {
+            cell: (14, 14),
+            slots: masks.slots((14, 14)),
+            below: None,
+        };
+        assert_eq!(masks.window(&corner, 2).blocked, 0b11111 << 6);
     }
 
     #[test]
