@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The engine benchmark in one run: random playouts per CPU-second in process
 # (3x3 k3 and 15x15 k5, against OpenSpiel 2.0.2's C++ loop as measured on the
-# development VM: 0.72 M and 10,000 per CPU-second), then protocol round
+# development VM: 0.72 M and 10,000 per CPU-second; 15x15 renju beside free,
+# with the cost of renju's forbidden check), then protocol round
 # trips per second through target/release/kinrow next to the pipe floor that
 # ../shared/bench/pipe-limit.rs measures, both pinned to CPU 0 and both
 # unpinned. Prints figures; asserts nothing (machines here are shared and noisy).

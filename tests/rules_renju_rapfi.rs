@@ -127,7 +127,9 @@ fn forbidden_cells_agree_with_rapfi_on_random_games() {
                 forbidden += ours.len();
             }
             let legal: Vec<Cell> = board.legal_moves().collect();
-            board.try_play(legal[rng.random_range(0..legal.len())]).unwrap();
+            board
+                .try_play(legal[rng.random_range(0..legal.len())])
+                .unwrap();
         }
     }
     println!(

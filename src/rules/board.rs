@@ -438,17 +438,9 @@ impl Board {
     /// neighbours along a line are neighbouring bits.
     #[inline]
     fn line_slots(&self, square: usize, p: Player) -> [(usize, u32); 4] {
-        let (r, c) = self.row_col(square);
-        let n = self.lines_per_direction;
-        let base = p.index() * 4 * n;
-        let down_right = c + self.geo.rows() - 1 - r;
-        let down_left = r + c;
-        [
-            (base + r, 1 << c),
-            (base + n + c, 1 << r),
-            (base + 2 * n + down_right, 1 << r),
-            (base + 3 * n + down_left, 1 << r),
-        ]
+        let base = p.index() * 4 * self.lines_per_direction;
+        let slots = line_slots_at(self.geo.rows(), self.geo.cols(), self.row_col(square));
+        slots.map(|(line, bit)| (base + line, bit))
     }
 
     /// The stones of a mask's run through `bit` (which must be set) before
@@ -547,6 +539,22 @@ impl Board {
     pub fn is_full(&self) -> bool {
         self.history.len() == self.geo.area()
     }
+}
+
+/// The lines through cell `(r, c)` of a `rows` x `cols` board and its bit in
+/// each, for the first player's masks (the second's follow them): across
+/// (row `r`, bit `c`), down (column `c`, bit `r`), down-right and down-left
+/// (bit `r`), `rows + cols - 1` lines each, so that neighbours along a line
+/// are neighbouring bits.
+#[inline]
+pub(super) fn line_slots_at(rows: usize, cols: usize, (r, c): (usize, usize)) -> [(usize, u32); 4] {
+    let n = rows + cols - 1;
+    [
+        (r, 1 << c),
+        (n + c, 1 << r),
+        (2 * n + c + rows - 1 - r, 1 << r),
+        (3 * n + r + c, 1 << r),
+    ]
 }
 
 impl fmt::Display for Board {

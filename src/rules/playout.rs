@@ -10,6 +10,7 @@
 //! cells, history and outcome). The caller brings the random number
 //! generator, so playouts stay reproducible.
 
+use super::board::line_slots_at;
 use super::renju::Masks;
 use super::{Board, Cell, Geometry, Player, Rule};
 use rand::RngCore;
@@ -373,15 +374,7 @@ impl Lines {
         let n = rows + cols - 1;
         let slots = (0..rows)
             .flat_map(|r| (0..cols).map(move |c| (r, c)))
-            .map(|(r, c)| {
-                [
-                    (r, 1u32 << c),
-                    (n + c, 1 << r),
-                    (2 * n + c + rows - 1 - r, 1 << r),
-                    (3 * n + r + c, 1 << r),
-                ]
-                .map(|(line, bit)| (line as u16, bit))
-            })
+            .map(|cell| line_slots_at(rows, cols, cell).map(|(line, bit)| (line as u16, bit)))
             .collect();
         Lines {
             k: geo.k() as u32,

@@ -19,7 +19,7 @@
 //! two shifts, and the stones the recursion imagines kept in a chain on the
 //! call stack (no allocation, no copy of the board).
 
-use super::board::Board;
+use super::board::{line_slots_at, Board};
 use std::fmt;
 use std::str::FromStr;
 
@@ -110,23 +110,10 @@ impl Masks<'_> {
         self.rows + self.cols - 1
     }
 
-    /// X's line through `(r, c)` in each direction and the cell's bit in it.
+    /// X's line through a cell in each direction and the cell's bit in it.
     #[inline]
     pub fn slots(&self, cell: (usize, usize)) -> [(usize, u32); 4] {
-        self.places(cell).map(|(line, at)| (line, 1 << at))
-    }
-
-    /// X's line through `(r, c)` in each direction and the cell's place on
-    /// it (its bit's index).
-    #[inline]
-    fn places(&self, (r, c): (usize, usize)) -> [(usize, u32); 4] {
-        let n = self.per_direction();
-        [
-            (r, c as u32),
-            (n + c, r as u32),
-            (2 * n + c + self.rows - 1 - r, r as u32),
-            (3 * n + r + c, r as u32),
-        ]
+        line_slots_at(self.rows, self.cols, cell)
     }
 
     /// Whether a Black stone on empty `cell` could be forbidden at all: a
