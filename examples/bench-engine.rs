@@ -23,11 +23,13 @@ use std::time::{Duration, Instant};
 
 /// OpenSpiel 2.0.2's C++ random-playout loop (`RandomRolloutEvaluator`,
 /// driven through pyspiel), playouts per CPU-second on one core of the
-/// development VM: `tic_tac_toe` 0.67–0.76 M, `gomoku` (15x15, five) mostly
-/// 9.1–10.7 k (docs/engine-bench.md says how they were measured). Our rates
-/// are quoted per CPU-second too, so the ratio holds on a loaded machine.
-const OPENSPIEL_3X3: f64 = 720_000.0;
-const OPENSPIEL_15X15: f64 = 10_000.0;
+/// development VM, measured last beside this benchmark, pinned:
+/// `tic_tac_toe` 0.49–0.68 M, `gomoku` (15x15, five) 5.3–7.8 k
+/// (docs/engine-bench.md). A fixed figure from another run: for a ratio
+/// that means something, run scripts/bench-openspiel.py in the same run
+/// (scripts/bench-engine.sh does, with OPENSPIEL_PYTHON).
+const OPENSPIEL_3X3: f64 = 550_000.0;
+const OPENSPIEL_15X15: f64 = 6_300.0;
 
 /// CPU time used by this thread so far.
 fn thread_cpu_time() -> Duration {
@@ -59,7 +61,7 @@ struct Args {
     /// The kinrow binary for round trips (skipped when absent).
     #[arg(long)]
     kinrow: Option<PathBuf>,
-    /// The compiled ../shared/bench/pipe-limit.rs, for the floor.
+    /// The compiled scripts/bench/pipe-limit.rs, for the floor.
     #[arg(long)]
     pipe_limit: Option<PathBuf>,
     /// Round trips per measurement, over all rounds.

@@ -25,6 +25,8 @@
 //!                     engine does
 //!   --early-talk      say MESSAGE lines before being asked anything
 //!   --slow-start S    sleep S seconds before reading anything
+//!   --twice-at N      answer the Nth move request with two empty points
+//!                     (the first one played), then play on correctly
 //! ```
 //!
 //! If the environment names a directory in `KINROW_FIXTURE_PIDS`, the brain
@@ -60,13 +62,14 @@ struct Options {
     drop_within: Duration,
     early_talk: bool,
     slow_start: Duration,
+    twice_at: u64,
 }
 
 fn usage(why: &str) -> ! {
     eprintln!("pbrain-fixture: {why}");
     eprintln!(
         "usage: pbrain-fixture [--seed N] [--log FILE] [--mode MODE] [--think MS] \
-         [--drop-within MS] [--early-talk] [--slow-start S]"
+         [--drop-within MS] [--early-talk] [--slow-start S] [--twice-at N]"
     );
     std::process::exit(2)
 }
@@ -80,6 +83,7 @@ fn options() -> Options {
         drop_within: Duration::ZERO,
         early_talk: false,
         slow_start: Duration::ZERO,
+        twice_at: 0,
     };
     let mut args = std::env::args().skip(1);
     let seconds = |v: Option<String>, scale: f64| -> Duration {
@@ -124,6 +128,12 @@ fn options() -> Options {
             "--drop-within" => o.drop_within = seconds(args.next(), 1e-3),
             "--early-talk" => o.early_talk = true,
             "--slow-start" => o.slow_start = seconds(args.next(), 1.0),
+            "--twice-at" => {
+                o.twice_at = args
+                    .next()
+                    .and_then(|n| n.parse().ok())
+                    .unwrap_or_else(|| usage("--twice-at N"))
+            }
             other => usage(&format!("unknown argument {other}")),
         }
     }
@@ -196,8 +206,10 @@ struct Brain {
 
 impl Brain {
     fn say(&self, text: &str) {
+        // One write of the whole text (stdout's line buffering would write
+        // each line of it on its own).
         let mut out = io::stdout().lock();
-        let _ = write!(out, "{text}\r\n");
+        let _ = out.write_all(format!("{text}\r\n").as_bytes());
         let _ = out.flush();
     }
 
@@ -233,7 +245,15 @@ impl Brain {
                 // write, a brain put off the CPU in between would see the
                 // next command as early however late it came.
                 self.answered_at = Some(Instant::now());
-                self.say(&format!("{x},{y}"));
+                let mut answer = format!("{x},{y}");
+                if self.asked == self.o.twice_at {
+                    // Both in one write: the second is there before the
+                    // manager's next request, whatever the scheduler does.
+                    if let Some(&(x, y)) = empty.iter().find(|&&c| c != (x, y)) {
+                        answer = format!("{answer}\r\n{x},{y}");
+                    }
+                }
+                self.say(&answer);
             }
         }
     }

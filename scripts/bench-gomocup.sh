@@ -11,7 +11,7 @@
 # the best of three runs each (machines here are shared: the best is the one
 # least disturbed).
 # For comparison: c-gomoku-cli, a Gomocup manager in C, was measured at about
-# 17 us per ply with two trivial brains, pinned (../shared/DESIGN.md §6).
+# 17 us per ply with two trivial brains, pinned.
 #
 # Usage: scripts/bench-gomocup.sh [GAMES]     (default 400; the bridge plays
 # a tenth of them, it is that much slower)

@@ -4,7 +4,7 @@
 # 1. Process mode: random against random on 3x3 at concurrency 1, printing
 #    games per second, microseconds per ply, the referee's own time per ply,
 #    and the cost of a ply in pipe round trips measured by
-#    ../shared/bench/pipe-limit.rs in the same run under the same CPU pinning
+#    scripts/bench/pipe-limit.rs in the same run under the same CPU pinning
 #    (all processes on CPU 0 with taskset, and unpinned). Target: at most
 #    1.5 round trips per ply pinned. Beside it, the same against the floor
 #    of a game (scripts/bench/pipe-limit-two.rs: one parent alternating
@@ -23,7 +23,7 @@ games=${1:-20000}
 in_games=${2:-1000000}
 cargo build --release --quiet --bin referee --bin kinrow
 referee=target/release/referee
-pipe_src=../shared/bench/pipe-limit.rs
+pipe_src=scripts/bench/pipe-limit.rs
 pipe_bin=target/pipe-limit
 have_pipe=0
 if [[ -f $pipe_src ]] && command -v rustc >/dev/null; then

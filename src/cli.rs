@@ -1,8 +1,11 @@
 //! Command-line pieces shared by `kinrow`, `kinrow play` and `referee`: the
-//! game-shape flags, and text for people kept within 80 columns.
+//! game-shape flags, numbers of seconds, and text for people kept within 80
+//! columns.
 
 use crate::rules::{BoardSize, Geometry, Rule, SizeError};
 use clap::Args;
+use std::fmt;
+use std::time::Duration;
 
 /// The game-shape flags: `--board ROWSxCOLS --k K --rule free|exact`.
 #[derive(Args, Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -30,6 +33,88 @@ impl ShapeArgs {
         let BoardSize { rows, cols } = self.board.unwrap_or(BoardSize { rows: 3, cols: 3 });
         let k = self.k.unwrap_or_else(|| Geometry::default_k(rows, cols));
         Geometry::new(rows, cols, k, self.rule.unwrap_or_default())
+    }
+}
+
+/// The span of seconds a flag or a request takes, and how a refusal names it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SecondsRange {
+    /// The least: taken itself (`from`), or only what is above it.
+    least: f64,
+    least_taken: bool,
+    most: f64,
+    /// Whether a refusal names the most (one that only keeps the number a
+    /// time need not be named).
+    most_named: bool,
+}
+
+impl SecondsRange {
+    /// A time limit in a request (`solve 2.5`): 0 (no limit) to a day.
+    pub const REQUEST: SecondsRange = SecondsRange {
+        least: 0.0,
+        least_taken: true,
+        most: 86_400.0,
+        most_named: true,
+    };
+    /// A wait for an engine (`--timeout`): above 0, at most a day.
+    pub const WAIT: SecondsRange = SecondsRange {
+        least: 0.0,
+        least_taken: false,
+        most: 86_400.0,
+        most_named: true,
+    };
+    /// A time limit for a proof (`kinrow solve --time-limit`): above 0 (the
+    /// most, 10^7 s, only keeps it a time).
+    pub const LIMIT: SecondsRange = SecondsRange {
+        least: 0.0,
+        least_taken: false,
+        most: 1e7,
+        most_named: false,
+    };
+
+    fn contains(self, v: f64) -> bool {
+        let above_least = if self.least_taken {
+            v >= self.least
+        } else {
+            v > self.least
+        };
+        above_least && v <= self.most
+    }
+}
+
+/// A number of seconds refused: the text as given, and the range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BadSeconds {
+    pub text: String,
+    pub range: SecondsRange,
+}
+
+impl fmt::Display for BadSeconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let SecondsRange {
+            least,
+            least_taken,
+            most,
+            most_named,
+        } = self.range;
+        write!(f, "'{}' is not a number of seconds ", self.text)?;
+        match (least_taken, most_named) {
+            (true, _) => write!(f, "from {least} to {most}"),
+            (false, true) => write!(f, "above {least} and at most {most}"),
+            (false, false) => write!(f, "above {least}"),
+        }
+    }
+}
+impl std::error::Error for BadSeconds {}
+
+/// A number of seconds (fractions allowed) within `range`.
+pub fn parse_seconds(text: &str, range: SecondsRange) -> Result<Duration, BadSeconds> {
+    match text.parse::<f64>() {
+        Ok(v) if range.contains(v) => Ok(Duration::from_secs_f64(v)),
+        _ => Err(BadSeconds {
+            text: text.to_string(),
+            range,
+        }),
     }
 }
 
@@ -143,6 +228,42 @@ mod tests {
         assert!(lines[1..].iter().all(|l| l.starts_with("  ")), "{wrapped}");
         assert_eq!(wrapped.replace("\n  ", " "), text);
         assert_eq!(wrap_message("short\nlines"), "short\nlines");
+    }
+
+    #[test]
+    fn seconds_in_each_range_and_the_refusals_that_name_it() {
+        let ok = |text: &str, range| parse_seconds(text, range).ok();
+        assert_eq!(ok("0", SecondsRange::REQUEST), Some(Duration::ZERO));
+        assert_eq!(ok("0", SecondsRange::WAIT), None);
+        assert_eq!(
+            ok("2.5", SecondsRange::WAIT),
+            Some(Duration::from_millis(2500))
+        );
+        assert_eq!(
+            ok("86400", SecondsRange::WAIT),
+            Some(Duration::from_secs(86_400))
+        );
+        assert_eq!(ok("86400.001", SecondsRange::REQUEST), None);
+        assert_eq!(
+            ok("1e7", SecondsRange::LIMIT),
+            Some(Duration::from_secs(10_000_000))
+        );
+        for bad in ["-1", "x", "NaN", "inf", "", "1e8"] {
+            assert_eq!(ok(bad, SecondsRange::LIMIT), None, "{bad}");
+        }
+        let refusal = |text: &str, range| parse_seconds(text, range).unwrap_err().to_string();
+        assert_eq!(
+            refusal("-1", SecondsRange::REQUEST),
+            "'-1' is not a number of seconds from 0 to 86400"
+        );
+        assert_eq!(
+            refusal("0", SecondsRange::WAIT),
+            "'0' is not a number of seconds above 0 and at most 86400"
+        );
+        assert_eq!(
+            refusal("abc", SecondsRange::LIMIT),
+            "'abc' is not a number of seconds above 0"
+        );
     }
 
     #[test]

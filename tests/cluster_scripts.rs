@@ -5,6 +5,7 @@
 //! Each run of shards, merged, must be the one run.
 
 mod referee_common;
+mod skip;
 
 use referee_common::*;
 use std::path::{Path, PathBuf};
@@ -106,11 +107,10 @@ fn the_kubernetes_job_is_indexed_and_its_command_plays_its_shard() {
     let job: serde_json::Value = match parsed {
         Ok(out) if out.status.success() => serde_json::from_slice(&out.stdout).unwrap(),
         _ => {
-            // Past the harness's capture, so that a skip is seen.
-            let _ = std::io::Write::write_all(
-                &mut std::io::stderr(),
-                b"\n!! SKIPPED: no python3 with PyYAML, the Kubernetes manifest is not parsed \
-                  (python3 -m pip install pyyaml; .ci/run does)\n",
+            skip::skip_loudly(
+                "the Kubernetes manifest is not parsed",
+                "no python3 with PyYAML",
+                "python3 -m pip install pyyaml",
             );
             return;
         }
@@ -159,10 +159,10 @@ fn the_kubernetes_job_is_indexed_and_its_command_plays_its_shard() {
 #[test]
 fn gnu_parallel_plays_the_shards_over_ssh_logins() {
     if Command::new("parallel").arg("--version").output().is_err() {
-        // Past the harness's capture, so that a skip is seen.
-        let _ = std::io::Write::write_all(
-            &mut std::io::stderr(),
-            b"\n!! SKIPPED: no GNU parallel (apt-get install parallel; .ci/run does)\n",
+        skip::skip_loudly(
+            "the shards over GNU parallel",
+            "no GNU parallel",
+            "apt-get install -y parallel",
         );
         return;
     }

@@ -3,7 +3,7 @@
 //! protocol, bad input, the rules it refuses, and its time management.
 
 use assert_cmd::Command;
-use kinrow::dialects::gomocup::{Point, Reply};
+use kinrow::protocol::gomocup::{Point, Reply};
 use kinrow::rules::{Board, Cell, Geometry, Rule};
 use std::time::Duration;
 
@@ -333,4 +333,138 @@ fn minimax_reports_its_search_and_keeps_to_the_clock() {
         // than the budget by much, and never anything near the clock.
         assert!(t <= 250, "a move took {t} ms of a 2 s clock: {got:?}");
     }
+}
+
+/// A brain kept running between requests, so that what it holds can be read
+/// from `/proc` while it is alive.
+struct LiveBrain {
+    child: std::process::Child,
+    stdin: Option<std::process::ChildStdin>,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl LiveBrain {
+    fn start() -> LiveBrain {
+        use std::process::Stdio;
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+            .args(["--protocol", "gomocup", "--bot", "random", "--seed", "3"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("kinrow starts");
+        let stdin = child.stdin.take();
+        let stdout = std::io::BufReader::new(child.stdout.take().expect("piped"));
+        LiveBrain {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// Sends `lines`, `count` times over, in large writes.
+    fn send(&mut self, lines: &str, count: usize) {
+        use std::io::Write;
+        let chunk = lines.repeat(4096);
+        let stdin = self.stdin.as_mut().expect("open");
+        for _ in 0..count / 4096 {
+            stdin.write_all(chunk.as_bytes()).expect("written");
+        }
+        stdin
+            .write_all(lines.repeat(count % 4096).as_bytes())
+            .expect("written");
+        stdin.flush().expect("flushed");
+    }
+
+    fn line(&mut self) -> String {
+        use std::io::BufRead;
+        let mut s = String::new();
+        self.stdout.read_line(&mut s).expect("read");
+        assert!(s.ends_with('\n'), "the brain ended early: {s:?}");
+        s.trim_end().to_string()
+    }
+
+    /// The most memory the brain has held, in kB (`VmHWM`).
+    fn peak_kb(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("/proc readable");
+        let line = status
+            .lines()
+            .find(|l| l.starts_with("VmHWM:"))
+            .expect("VmHWM");
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    }
+
+    /// Closes its input; everything it wrote after what was read.
+    fn finish(mut self) -> String {
+        use std::io::Read;
+        drop(self.stdin.take());
+        let mut rest = String::new();
+        self.stdout.read_to_string(&mut rest).expect("read");
+        assert!(self.child.wait().expect("exits").success());
+        rest
+    }
+}
+
+#[test]
+fn a_board_list_longer_than_the_board_is_refused_at_once_and_not_stored() {
+    let mut brain = LiveBrain::start();
+    brain.send("START 15\n", 1);
+    assert_eq!(brain.line(), "OK");
+    let before = brain.peak_kb();
+    // 225 points on 15x15: the 226th stone line is refused before DONE comes.
+    brain.send("BOARD\n", 1);
+    brain.send("7,7,1\n", 226);
+    assert_eq!(
+        brain.line(),
+        "ERROR BOARD: more than 225 stones, the points of the board (the rest up to DONE is skipped)"
+    );
+    // Four million more lines (a list never ended) take no memory and get
+    // no answer; DONE ends the skipping silently, and the brain plays on.
+    brain.send("7,7,1\n", 4_000_000);
+    brain.send("not a stone\nDONE\nBEGIN\n", 1);
+    cell(&brain.line());
+    let grown = brain.peak_kb().saturating_sub(before);
+    assert!(grown < 4_096, "the brain grew {grown} kB reading the list");
+    // Skipping also ends at a command, handled as itself.
+    brain.send("RESTART\nBOARD\n", 1);
+    assert_eq!(brain.line(), "OK");
+    brain.send("1,1,2\n", 300);
+    assert!(brain.line().starts_with("ERROR BOARD: more than 225"));
+    brain.send("ABOUT\n", 1);
+    assert!(brain.line().starts_with("name=\"kinrow-random\""));
+    assert_eq!(brain.finish(), "");
+}
+
+#[test]
+fn ignored_info_lines_leave_a_bounded_note() {
+    let mut brain = LiveBrain::start();
+    brain.send("START 15\n", 1);
+    assert_eq!(brain.line(), "OK");
+    let before = brain.peak_kb();
+    brain.send("INFO rule x\n", 1_000_000);
+    brain.send("BEGIN\n", 1);
+    let mut notes = Vec::new();
+    let reply = loop {
+        let line = brain.line();
+        if !line.starts_with("MESSAGE ") {
+            break line;
+        }
+        notes.push(line);
+    };
+    cell(&reply);
+    assert_eq!(notes.len(), 9, "{notes:?}");
+    assert!(notes[..8]
+        .iter()
+        .all(|n| n == "MESSAGE ignored INFO rule 'x': not a value it takes"));
+    assert_eq!(
+        notes[8],
+        "MESSAGE 999992 more notes dropped (only the first 8 are kept)"
+    );
+    let grown = brain.peak_kb().saturating_sub(before);
+    assert!(grown < 4_096, "the brain grew {grown} kB keeping notes");
+    // Once said, the notes are gone: the next answer has none.
+    brain.send("TURN 0,0\n", 1);
+    cell(&brain.line());
+    assert_eq!(brain.finish(), "");
 }

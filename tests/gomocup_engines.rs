@@ -378,3 +378,60 @@ fn a_brain_is_refused_before_any_game_on_a_k_other_than_five() {
     );
     assert!(run.games.is_empty());
 }
+
+#[test]
+fn a_brain_that_answers_a_move_twice_is_charged_where_it_does() {
+    // The brain answers its third move request with two points, then would
+    // play on correctly. The game it does it in is its loss, a double
+    // answer, at its next turn (before, every later reply of the game came
+    // one request late, the game was recorded as an ordinary result, and
+    // the next game was charged). Each game has a fresh brain (a faulty
+    // process is replaced), which does it again.
+    let scratch = Scratch::new("gomocup-twice");
+    let engine = brain("gomo", "--twice-at 3");
+    let args = [
+        "--engine", &engine, "--bots", "random", "--board", "10x10", "--games", "2", "--seed", "3",
+    ];
+    let run = referee(&scratch, &args);
+    assert!(run.output.status.success(), "{}", run.stderr);
+    assert_eq!(run.games.len(), 2);
+    for game in &run.games {
+        assert_eq!(game["reason"], "malformed", "{game}");
+        assert_eq!(game["fault_by"], "gomo", "{game}");
+        let detail = game["detail"].as_str().unwrap();
+        assert!(
+            detail.starts_with("answered genmove twice: a second reply '= "),
+            "{game}"
+        );
+        // Two opening stones, the brain's three moves and the other side's
+        // three or four: charged at the brain's fourth turn, not later.
+        assert!(record_moves(game).len() <= 9, "{game}");
+    }
+    assert_no_leftovers(&scratch);
+}
+
+#[test]
+fn a_brain_on_a_board_without_five_is_refused_in_words() {
+    // 3x3 was refused as "refused protocol_version" (the brain had answered
+    // START 3 with ERROR); it now gets the words 5x5 k4 got.
+    for (board, k) in [("3x3", "3"), ("5x5", "4")] {
+        let scratch = Scratch::new("gomocup-no-five");
+        let engine = brain("gomo", "");
+        let run = referee(
+            &scratch,
+            &[
+                "--engine", &engine, "--bots", "random", "--board", board, "--k", k,
+            ],
+        );
+        assert_eq!(run.output.status.code(), Some(1), "{}", run.stderr);
+        let said = run.stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            said.contains(&format!(
+                "refused the board ({board} k{k} free): unacceptable size: Gomocup brains play \
+                 five in a row, not {k} (the protocol has no K)"
+            )),
+            "{said}"
+        );
+        assert_no_leftovers(&scratch);
+    }
+}

@@ -1,11 +1,12 @@
-//! `kinrow --protocol gtp` through the real binary, following
-//! ../shared/GOGUI.md step by step: what GoGui 1.6 sends a player and a
-//! ruler, the full replay after every move, duplicate `play`, the empty
-//! `gogui-rules_legal_moves` at the end, and bad input.
+//! `kinrow --protocol gtp` through the real binary, following what GoGui 1.6
+//! was measured to send (docs/gui.md) step by step: what it sends a player
+//! and a ruler, the full replay after every move, duplicate `play`, the
+//! empty `gogui-rules_legal_moves` at the end, and bad input; and two
+//! engines driven as `gogui-twogtp` drives them.
 
 use assert_cmd::Command;
-use kinrow::dialects::gtp::{GtpMove, Vertex};
-use kinrow::rules::{Board, Cell, Geometry, Outcome, Rule};
+use kinrow::protocol::gtp::{GtpMove, Vertex};
+use kinrow::rules::{Board, Cell, Geometry, Outcome, Player, Rule};
 use std::time::Duration;
 
 /// Runs `kinrow --protocol gtp ARGS` on `requests` (one a line); the
@@ -70,7 +71,7 @@ fn vertices(answer: &str) -> Vec<String> {
 
 #[test]
 fn the_player_startup_of_gogui() {
-    // GOGUI.md §4, in GoGui's order; komi is listed, so it comes too.
+    // What GoGui sends the player (docs/gui.md), in its order; komi is listed, so it comes too.
     let got = gtp(
         &GOMOKU,
         &lines(&[
@@ -100,7 +101,7 @@ fn the_player_startup_of_gogui() {
     assert_eq!(got[1], "= 2");
     assert_eq!(got[2], format!("= {}", env!("CARGO_PKG_VERSION")));
     let listed: Vec<&str> = got[3].trim_start_matches("= ").lines().collect();
-    // The checklist of GOGUI.md §6, item 1.
+    // Every command GoGui needs listed.
     for needed in [
         "protocol_version",
         "name",
@@ -129,7 +130,7 @@ fn the_player_startup_of_gogui() {
 
 #[test]
 fn the_ruler_startup_of_gogui() {
-    // GOGUI.md §2: the ruler never gets boardsize; its size comes from the
+    // docs/gui.md: the ruler never gets boardsize; its size comes from the
     // command line.
     let mut requests = lines(&[
         "list_commands",
@@ -171,7 +172,7 @@ fn the_ruler_startup_of_gogui() {
     assert_eq!(got[16], "= kinrow");
 }
 
-/// GoGui's ruler traffic after each move (GOGUI.md §2): clear_board, the
+/// GoGui's ruler traffic after each move (docs/gui.md): clear_board, the
 /// whole game as `play`, then the queries, the side to move once per move.
 fn resync(game: &[String]) -> Vec<String> {
     let mut r = vec!["clear_board".to_string()];
@@ -203,11 +204,12 @@ fn a_whole_game_with_gogui_replaying_it_into_the_ruler() {
     let answers = gtp(&GOMOKU, &player_requests);
     assert_eq!(answers[..2], ["=", "="]);
     for (i, answer) in answers[2..].iter().enumerate() {
-        if board.is_over() {
-            assert!(
-                answer.starts_with("? game over: the game is over ("),
-                "{answer}"
-            );
+        if let Some(outcome) = board.outcome() {
+            // Asked on after the end, as match tools do: the side that lost
+            // resigns, anyone else passes.
+            let color = if i % 2 == 0 { Player::X } else { Player::O };
+            let lost = matches!(outcome, Outcome::Win { winner, .. } if winner != color);
+            assert_eq!(answer, if lost { "= resign" } else { "= pass" });
             continue;
         }
         let text = answer.strip_prefix("= ").expect("a move");
@@ -301,7 +303,7 @@ fn a_whole_game_with_gogui_replaying_it_into_the_ruler() {
 
 #[test]
 fn a_human_click_back_and_new_game() {
-    // GOGUI.md §2 and §4: a click is checked with legal_moves and
+    // docs/gui.md: a click is checked with legal_moves and
     // side_to_move; Back is `undo`; New Game is boardsize + clear_board.
     let got = gtp(
         &["--board", "3x3", "--k", "3", "--bot", "minimax"],
@@ -381,7 +383,7 @@ fn bad_input_gets_a_clear_error_and_changes_nothing() {
         "? illegal move: H8 is occupied",
         "? illegal move: it is white's turn",
         "? syntax error: 'purple' is not a color (b, w)",
-        "? unacceptable size: 19: this engine plays 15x15 (start it with --board 19x19 for that size)",
+        "? unacceptable size: 19: this engine plays 15x15, its --board (start it with --board 19x19, or without --board to take the size from boardsize)",
         "? syntax error: 'x' is not a board size",
         "? syntax error: 'lots' is not a number",
         "= true",
@@ -390,6 +392,56 @@ fn bad_input_gets_a_clear_error_and_changes_nothing() {
         "= white",
     ];
     assert_eq!(got, want);
+}
+
+#[test]
+fn a_gogui_clock_reaches_the_game_clock() {
+    // GoGui sends time_left before genmove to an engine that lists it
+    // (GtpUtil.sendTimeLeft). A searching bot allowed a minute a move gets
+    // a share of what is left (2 s over 20 moves: 90 ms; a 5 s period over
+    // 3 stones: 1.5 s) and answers long before its minute.
+    let started = std::time::Instant::now();
+    let got = gtp(
+        &[
+            "--board",
+            "15x15",
+            "--bot",
+            "minimax",
+            "--movetime",
+            "20000",
+        ],
+        &lines(&[
+            "known_command time_left",
+            "time_left b 2 0",
+            "genmove b",
+            "time_left w 5 3",
+            "genmove w",
+            "time_left w -3 0",
+            "time_left b 10",
+            "time_left b x 0",
+            "time_left b 10 -1",
+            "time_left red 10 0",
+            "gogui-rules_side_to_move",
+        ]),
+    );
+    assert!(started.elapsed() < Duration::from_secs(30), "{got:?}");
+    assert_eq!(got[..2], ["= true", "="]);
+    assert!(
+        got[2].starts_with("= ") && got[4].starts_with("= "),
+        "{got:?}"
+    );
+    assert_eq!(got[3], "=");
+    assert_eq!(
+        got[5..],
+        [
+            "=",
+            "? syntax error: usage: time_left COLOR SECONDS STONES",
+            "? syntax error: 'x' is not a number of seconds",
+            "? syntax error: '-1' is not a number of stones",
+            "? syntax error: 'red' is not a color (b, w)",
+            "= black",
+        ]
+    );
 }
 
 #[test]
@@ -424,4 +476,236 @@ fn an_unused_copy_starts_and_ends_quietly() {
         .unwrap();
     assert!(out.status.success());
     assert!(out.stdout.is_empty() && out.stderr.is_empty());
+}
+
+#[test]
+fn without_board_the_board_comes_from_boardsize() {
+    // K is not held to the 3x3 default: --k 5 alone starts, on 15x15 until
+    // boardsize says otherwise; K stays 5, so a board under 5 is refused.
+    let got = gtp(
+        &["--k", "5", "--bot", "random", "--seed", "1"],
+        &lines(&[
+            "gogui-rules_board_size",
+            "gogui-rules_game_id",
+            "boardsize 19",
+            "gogui-rules_board_size",
+            "play B T19",
+            "boardsize 4",
+            "gogui-rules_board_size",
+            "boardsize 26",
+            "boardsize 9",
+            "gogui-rules_legal_moves",
+        ]),
+    );
+    assert_eq!(got[..5], ["= 15", "= Gomoku", "=", "= 19", "="]);
+    assert!(
+        got[5].starts_with("? unacceptable size: 4: ") && got[5].contains('5'),
+        "{}",
+        got[5]
+    );
+    assert_eq!(got[6], "= 19", "a refused size changes nothing");
+    assert_eq!(
+        got[7],
+        "? unacceptable size: 26x26: GTP vertices name 25 columns at most (A-Z without I)"
+    );
+    assert_eq!(got[8], "=");
+    assert_eq!(vertices(&got[9]).len(), 81, "a new, empty 9x9 board");
+    // Without --k either, K is min(5, N): tic-tac-toe first, then gomoku.
+    let got = gtp(
+        &[],
+        &lines(&[
+            "gogui-rules_board_size",
+            "boardsize 15",
+            "gogui-rules_game_id",
+            "boardsize 3",
+            "gogui-rules_game_id",
+        ]),
+    );
+    assert_eq!(got, ["= 3", "=", "= Gomoku", "=", "= Kinrow"]);
+    // K over the largest GTP board is refused at start, as clap would.
+    let out = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+        .args(["--protocol", "gtp", "--k", "26"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--k 26: must be from 1 to 25"));
+}
+
+/// A GTP engine kept running, asked one request at a time (as a match tool
+/// asks, each answer read before the next request).
+struct Program {
+    child: std::process::Child,
+    stdin: std::process::ChildStdin,
+    stdout: std::io::BufReader<std::process::ChildStdout>,
+}
+
+impl Program {
+    fn start(args: &[&str]) -> Program {
+        use std::process::Stdio;
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
+            .args(["--protocol", "gtp"])
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("kinrow starts");
+        let stdin = child.stdin.take().unwrap();
+        let stdout = std::io::BufReader::new(child.stdout.take().unwrap());
+        Program {
+            child,
+            stdin,
+            stdout,
+        }
+    }
+
+    /// The answer to `request`, without its empty line; a failure panics.
+    fn send(&mut self, request: &str) -> String {
+        use std::io::{BufRead, Write};
+        writeln!(self.stdin, "{request}").unwrap();
+        self.stdin.flush().unwrap();
+        let mut answer = String::new();
+        loop {
+            let mut line = String::new();
+            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "{request}");
+            if line == "\n" {
+                break;
+            }
+            answer.push_str(&line);
+        }
+        let answer = answer.trim_end();
+        match answer.strip_prefix('=') {
+            Some(body) => body.trim_start().to_string(),
+            None => panic!("{request}: {answer}"),
+        }
+    }
+
+    fn quit(mut self) {
+        assert_eq!(self.send("quit"), "");
+        assert!(self.child.wait().unwrap().success());
+    }
+}
+
+/// One game driven as gogui-twogtp drives it (TwoGtp.autoPlay): boardsize
+/// and clear_board to both, then genmove to the side to move and its move
+/// played on the other, until a resign or two passes in a row; then
+/// final_score from both. The result and the game, checked by the rules.
+fn twogtp_game(programs: &mut [Program; 2], size: u32, k: u32) -> (String, Board) {
+    for p in programs.iter_mut() {
+        assert_eq!(p.send(&format!("boardsize {size}")), "");
+        assert_eq!(p.send("clear_board"), "");
+    }
+    let geo = Geometry::new(size, size, k, Rule::Free).unwrap();
+    let mut board = Board::new(geo);
+    let mut passes = 0;
+    for turn in 0.. {
+        let (color, mover, other) = if turn % 2 == 0 {
+            ("b", 0, 1)
+        } else {
+            ("w", 1, 0)
+        };
+        let answer = programs[mover].send(&format!("genmove {color}"));
+        assert!(turn <= geo.area() + 2, "the game never ends");
+        match answer.as_str() {
+            "resign" => {
+                // Only the side that lost resigns.
+                let Some(Outcome::Win { winner, .. }) = board.outcome() else {
+                    panic!("resigned in {board:?}")
+                };
+                assert_ne!(
+                    winner.letter(),
+                    color.to_uppercase().chars().next().unwrap()
+                );
+                break;
+            }
+            "pass" => {
+                assert!(board.is_over(), "passed in {board:?}");
+                passes += 1;
+            }
+            vertex => {
+                assert!(!board.is_over(), "{vertex} after the end");
+                let Ok(GtpMove::Vertex(v)) = vertex.parse::<GtpMove>() else {
+                    panic!("{vertex}")
+                };
+                board.try_play(v.cell(geo).expect("on the board")).unwrap();
+                passes = 0;
+            }
+        }
+        assert_eq!(programs[other].send(&format!("play {color} {answer}")), "");
+        if passes == 2 {
+            break;
+        }
+    }
+    let scores: Vec<String> = programs.iter_mut().map(|p| p.send("final_score")).collect();
+    assert_eq!(scores[0], scores[1], "both engines score the game alike");
+    (scores[0].clone(), board)
+}
+
+#[test]
+fn gogui_twogtp_plays_kinrow_against_itself_to_a_result() {
+    // Started as a user would start them for twogtp: no --board (twogtp
+    // sends boardsize), K from the command line.
+    let args = ["--k", "5", "--bot", "minimax", "--movetime", "20", "--seed"];
+    let mut programs = [
+        Program::start(&[&args[..], &["1"]].concat()),
+        Program::start(&[&args[..], &["2"]].concat()),
+    ];
+    // Gomoku to a win: the loser resigns, and final_score names the
+    // winner, as the moves say.
+    let (score, board) = twogtp_game(&mut programs, 15, 5);
+    let Some(Outcome::Win { winner, .. }) = board.outcome() else {
+        panic!("{board:?}")
+    };
+    assert_eq!(score, if winner == Player::X { "B+" } else { "W+" });
+    // The same two processes, the next game on 5x5 with five in a row,
+    // played out by minimax: a full board, two passes, a draw ("0").
+    let (score, board) = twogtp_game(&mut programs, 5, 5);
+    assert_eq!(board.outcome(), Some(Outcome::Draw), "{board:?}");
+    assert_eq!(score, "0");
+    let [a, b] = programs;
+    a.quit();
+    b.quit();
+}
+
+#[test]
+fn passes_and_scores_after_the_end() {
+    let got = gtp(
+        &["--board", "3x3", "--k", "3"],
+        &lines(&[
+            "final_score",
+            "play b B2",
+            "play w A1",
+            "play b B1",
+            "play w A2",
+            "play b B3",
+            "final_score",
+            "play w pass",
+            "play b pass",
+            "play b C3",
+            "undo",
+            "undo",
+            "undo",
+            "gogui-rules_side_to_move",
+            "final_score",
+        ]),
+    );
+    assert_eq!(
+        got,
+        [
+            "? cannot score: the game is not over (black to move)",
+            "=",
+            "=",
+            "=",
+            "=",
+            "=",
+            "= B+",
+            "=",
+            "=",
+            "? illegal move: the game is over (Black wins (3 in a row: B3 B2 B1).)",
+            "=",
+            "=",
+            "=",
+            "= black",
+            "? cannot score: the game is not over (black to move)",
+        ]
+    );
 }

@@ -1,13 +1,14 @@
-//! Nothing of a run outlives the referee or `kinrow play`, even after
-//! `kill -9`: engines that ignore `quit` and the end of their input,
+//! Nothing of a run outlives the referee, `kinrow play` or `kinrow serve`,
+//! even after `kill -9`: engines that ignore `quit` and the end of their input,
 //! engines that hang in a `genmove`, and helpers an engine started in a
 //! session of their own (`setsid`), out of its process group.
 //!
 //! Every process of a test carries a mark of its own in its environment
-//! (inherited from the referee or `kinrow play`), so the test finds them
+//! (inherited from the program that started them), so the test finds them
 //! all — also the ones re-parented to init — by reading `/proc`.
 
 mod referee_common;
+mod serve_common;
 
 use referee_common::*;
 use std::io::Write;
@@ -212,4 +213,95 @@ fn a_finished_play_session_leaves_nothing_running() {
     play.stdin.take().unwrap().write_all(b"2 2\n").unwrap();
     assert!(play.wait().unwrap().success());
     assert_nothing_left(&mark);
+}
+
+/// `kinrow serve` with the setsid helper as an engine, playing X in a
+/// session (its sleeper running), with `mark`.
+fn start_serve(mark: &str) -> (serve_common::Served, serve_common::Client) {
+    let engine = format!("helper=python3 {}", fixture_path("setsid_helper"));
+    let served = serve_common::Served::start_with_env(&["--engine", &engine], &[(MARK, mark)]);
+    let mut tab = served.connect();
+    assert_eq!(tab.ask("seat X engine helper"), "=");
+    assert!(tab.ask("genmove").starts_with("= "));
+    wait_for(mark, &["setsid_helper.py", "sleep 3600"]);
+    (served, tab)
+}
+
+#[test]
+fn kill_9_of_kinrow_serve_leaves_nothing_running() {
+    let mark = fresh_mark("serve");
+    let (served, _tab) = start_serve(&mark);
+    // SAFETY: a signal to the server we started (reaped when dropped).
+    unsafe { libc::kill(served.pid() as libc::pid_t, libc::SIGKILL) };
+    assert_nothing_left(&mark);
+}
+
+#[test]
+fn a_stopped_server_leaves_nothing_running() {
+    let mark = fresh_mark("serve-end");
+    let (served, mut tab) = start_serve(&mark);
+    // SAFETY: a signal to the server we started.
+    unsafe { libc::kill(served.pid() as libc::pid_t, libc::SIGINT) };
+    assert_eq!(tab.closed().0, 1001);
+    assert_nothing_left(&mark);
+}
+
+#[test]
+fn kill_9_of_kinrow_serve_spares_the_browser_it_opened() {
+    // A desktop opener that leaves a "browser" running and says its pid.
+    let dir = std::env::temp_dir().join(fresh_mark("browser"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let pid_file = dir.join("browser.pid");
+    let script = format!(
+        "#!/bin/sh\nsleep 3600 &\necho $! > '{}'\n",
+        pid_file.display()
+    );
+    std::fs::write(dir.join("xdg-open"), script).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let executable = std::fs::Permissions::from_mode(0o755);
+    std::fs::set_permissions(dir.join("xdg-open"), executable).unwrap();
+    let path = format!("{}:{}", dir.display(), std::env::var("PATH").unwrap());
+    let served = serve_common::Served::start_with_env(&["--open"], &[("PATH", &path)]);
+    let started = Instant::now();
+    let browser = loop {
+        let told = std::fs::read_to_string(&pid_file).unwrap_or_default();
+        if let Ok(pid) = told.trim().parse::<u32>() {
+            break pid;
+        }
+        assert!(started.elapsed() < Duration::from_secs(30), "no browser");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // SAFETY: a signal to the server we started (reaped when dropped).
+    unsafe { libc::kill(served.pid() as libc::pid_t, libc::SIGKILL) };
+    // The warden's round is over well within this.
+    std::thread::sleep(Duration::from_secs(2));
+    let alive = serve_common::is_alive(browser);
+    // SAFETY: clean up the stand-in browser.
+    unsafe { libc::kill(browser as libc::pid_t, libc::SIGKILL) };
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        alive,
+        "the warden took the browser {browser} for an engine's"
+    );
+}
+
+#[test]
+fn the_warden_is_gone_when_a_finished_referee_returns() {
+    // Looked at once, right after the referee returns (as a script that
+    // lists processes does): its warden, which carries the test's mark
+    // as a fork of the referee, has ended too.
+    for round in 0..10 {
+        let scratch = Scratch::new(&format!("warden-{round}"));
+        let mark = fresh_mark("warden");
+        let status = Command::new(assert_cmd::cargo::cargo_bin("referee"))
+            .args(["--bots", "random,blocking", "--games", "2"])
+            .args(record_args(&scratch))
+            .env(MARK, &mark)
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let left = marked(&mark);
+        assert!(left.is_empty(), "round {round}: {left:?}");
+    }
 }

@@ -595,6 +595,43 @@ fn ctrl_c_while_an_engine_thinks_leaves_no_engine_running() {
 }
 
 #[test]
+fn sigterm_at_the_prompt_ends_kinrow_play_by_it_and_its_engine_with_it() {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    use std::process::{Command, Stdio};
+    use std::time::Instant;
+
+    // A person to move, the bot's engine up and waiting, nothing typed.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kinrow"))
+        .args(["play", "--o", "random"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("kinrow play starts");
+    let _stdin = child.stdin.take().expect("stdin");
+    let mut stdout = child.stdout.take().expect("stdout");
+    let mut seen = Vec::new();
+    let mut buf = [0u8; 256];
+    while !String::from_utf8_lossy(&seen).contains("your move:") {
+        let n = stdout.read(&mut buf).expect("output");
+        assert!(n > 0, "no prompt: {}", String::from_utf8_lossy(&seen));
+        seen.extend_from_slice(&buf[..n]);
+    }
+    let engines = live_children(child.id());
+    assert_eq!(engines.len(), 1, "{engines:?}");
+
+    // SAFETY: a signal to the child we started.
+    unsafe { libc::kill(child.id() as libc::pid_t, libc::SIGTERM) };
+    let status = child.wait().expect("kinrow play ends");
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+    let until = Instant::now() + Duration::from_secs(5);
+    while !is_dead(engines[0]) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(is_dead(engines[0]), "engine {} left running", engines[0]);
+}
+
+#[test]
 fn the_menu_takes_a_board_by_its_size_and_refuses_an_ambiguous_word() {
     // `gomoku` names two boards: asked again, never a silent pick. `two`
     // names two modes.

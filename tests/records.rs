@@ -156,3 +156,100 @@ fn play_saves_the_game_just_played() {
     assert_eq!(game.moves, want);
     assert_eq!(game.ending, Ending::Win(Player::X));
 }
+
+#[test]
+fn convert_refuses_a_result_the_moves_contradict_and_keeps_every_game() {
+    let scratch = Scratch::new("records-convert-lies");
+    let run = referee(
+        &scratch,
+        &["--bots", "random,blocking", "--games", "4", "--seed", "3"],
+    );
+    assert!(run.output.status.success(), "{}", run.stderr);
+    let text = std::fs::read_to_string(scratch.path("games.jsonl")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let first_game = lines
+        .iter()
+        .position(|l| serde_json::from_str::<Value>(l).unwrap()["game"].is_u64())
+        .expect("a game record");
+    let convert = |file: &Path, dir: &Path| {
+        kinrow()
+            .args(["convert", file.to_str().unwrap(), "--out"])
+            .arg(dir)
+            .output()
+            .unwrap()
+    };
+
+    // One game's record twice (a file put together by hand, two runs
+    // concatenated): two files, neither overwriting the other.
+    let twice = scratch.path("twice.jsonl");
+    let mut with_copy = lines.clone();
+    with_copy.push(lines[first_game]);
+    std::fs::write(&twice, with_copy.join("\n") + "\n").unwrap();
+    let dir = scratch.path("twice");
+    let out = convert(&twice, &dir);
+    let said = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{said}");
+    assert!(said.contains("wrote 5 sgf files"), "{said}");
+    let game: Value = serde_json::from_str(lines[first_game]).unwrap();
+    let stem = RecordedGame::file_stem(
+        game["game"].as_u64().unwrap() as usize,
+        game["x"].as_str().unwrap(),
+        game["o"].as_str().unwrap(),
+    );
+    assert!(said.contains(&format!("written as {stem}-2.sgf")), "{said}");
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 5);
+    assert_eq!(
+        std::fs::read(dir.join(format!("{stem}.sgf"))).unwrap(),
+        std::fs::read(dir.join(format!("{stem}-2.sgf"))).unwrap()
+    );
+
+    // A win given to the other side, and a draw claimed for a win: refused
+    // with the line, and nothing written.
+    let won = lines
+        .iter()
+        .position(|l| {
+            let v: Value = serde_json::from_str(l).unwrap();
+            v["reason"] == "win"
+        })
+        .expect("a won game in four");
+    let mut record: Value = serde_json::from_str(lines[won]).unwrap();
+    let winner = record["result"].as_str().unwrap().to_string();
+    let (says, other) = if winner == "x" {
+        ("O", "o")
+    } else {
+        ("X", "x")
+    };
+    for (result, reason, message) in [
+        (
+            other,
+            "win",
+            format!(
+                "the record says a win for {says}, but its moves make a win for {}",
+                winner.to_uppercase()
+            ),
+        ),
+        (
+            "draw",
+            "draw",
+            format!(
+                "the record says a draw, but its moves make a win for {}",
+                winner.to_uppercase()
+            ),
+        ),
+    ] {
+        record["result"] = result.into();
+        record["reason"] = reason.into();
+        let mut lying = lines.clone();
+        let line = serde_json::to_string(&record).unwrap();
+        lying[won] = &line;
+        let file = scratch.path("lying.jsonl");
+        std::fs::write(&file, lying.join("\n") + "\n").unwrap();
+        let dir = scratch.path("lying");
+        let out = convert(&file, &dir);
+        let said = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{said}");
+        assert!(said.contains(&message), "{said}");
+        assert!(said.contains(&format!("line {}", won + 1)), "{said}");
+        assert!(!dir.exists(), "nothing is written");
+    }
+}

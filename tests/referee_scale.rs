@@ -3,6 +3,7 @@
 //! into the report, summary and records of the one run.
 
 mod referee_common;
+mod skip;
 
 use referee_common::*;
 use serde_json::Value;
@@ -294,6 +295,30 @@ fn four_shards_merged_are_the_one_run() {
 }
 
 #[test]
+fn shards_without_games_still_merge() {
+    // The documented loop with more shards than pairs (random against
+    // blocking, four games: two pairs, one for each of shards 1 and 2):
+    // shard 3 of 3 plays nothing. Its file still has the run line (it was 0 bytes, and
+    // the merge refused the whole run for it).
+    let base = ["--bots", "random,blocking", "--games", "4", "--seed", "8"];
+    let shards: Vec<(Scratch, Run)> = (1..=3).map(|i| shard(&base, i, 3)).collect();
+    let played: Vec<usize> = shards.iter().map(|(_, r)| r.games.len()).collect();
+    assert_eq!(played, [2, 2, 0]);
+    let (_, empty) = &shards[2];
+    assert_eq!(empty.runs.len(), 1, "{}", empty.stderr);
+    assert_eq!(empty.runs[0]["shard"], "3/3");
+    let files: Vec<_> = shards.iter().map(|(s, _)| s.path("games.jsonl")).collect();
+    let out = Scratch::new("scale-merged-empty");
+    let (output, merged) = merge(&out, &files, &[]);
+    assert!(output.status.success(), "{}", merged.stderr);
+    assert_eq!(merged.games.len(), 4);
+    // The same run whole.
+    let whole_dir = Scratch::new("scale-whole-small");
+    let whole = referee(&whole_dir, &base);
+    assert_eq!(report_core(&whole), report_core(&merged));
+}
+
+#[test]
 fn a_merge_names_what_is_missing_twice_or_of_another_run() {
     let base = args(&[
         &ROUND_ROBIN[..2],
@@ -446,7 +471,11 @@ fn progress_is_redrawn_in_place_on_a_terminal() {
         .output()
         .is_err()
     {
-        eprintln!("no `script`: skipped");
+        skip::skip_loudly(
+            "the progress line redrawn on a terminal",
+            "no `script` (util-linux)",
+            "apt-get install -y bsdutils",
+        );
         return;
     }
     let referee = assert_cmd::cargo::cargo_bin("referee");

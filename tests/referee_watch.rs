@@ -3,6 +3,7 @@
 //! tests/web_browser.rs).
 
 mod referee_common;
+mod serve_common;
 
 use kinrow::rules::{Board, Cell, Geometry, Rule};
 use referee_common::{
@@ -210,4 +211,75 @@ fn bad_serve_flags_get_a_usage_error() {
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
         assert!(stderr.contains("--serve"), "{args:?}: {stderr}");
     }
+}
+
+/// A seed above 2^53, which a JSON number can't carry into JavaScript
+/// (9007199254740993 reads as …992 there).
+pub const BIG_SEED: &str = "9007199254740993";
+
+/// The slow run of [`slow_watched_run`] with [`BIG_SEED`].
+fn slow_run_with_big_seed() -> Vec<String> {
+    let mut args = slow_watched_run();
+    let at = args.iter().position(|a| a == "--seed").unwrap();
+    args[at + 1] = BIG_SEED.into();
+    args
+}
+
+#[test]
+fn a_64_bit_seed_is_sent_as_a_string_too() {
+    let scratch = Scratch::new("watch-seed");
+    let args = slow_run_with_big_seed();
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let w = start_watched(&scratch, &args);
+    let until = std::time::Instant::now() + Duration::from_secs(30);
+    let body = loop {
+        let state = w.get("/state");
+        let body = state.split_once("\r\n\r\n").unwrap().1.to_string();
+        if !body.contains("\"seed\":null") {
+            break body;
+        }
+        assert!(std::time::Instant::now() < until, "no seed: {body}");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    // Exactly, as a string; the summary's number stays as --json has it.
+    assert!(body.contains(&format!("\"seed\":\"{BIG_SEED}\"")), "{body}");
+    let state: Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(state["summary"]["seed"].as_u64(), BIG_SEED.parse().ok());
+    let (status, _, stderr) = w.finish(&scratch);
+    assert!(status.success(), "{stderr}");
+}
+
+#[test]
+fn beyond_loopback_the_page_answers_this_machines_addresses_only() {
+    if !serve_common::in_own_network(
+        "beyond_loopback_the_page_answers_this_machines_addresses_only",
+    ) {
+        return;
+    }
+    let scratch = Scratch::new("watch-bind");
+    let mut args = slow_watched_run();
+    args.extend(["--serve-bind".to_string(), "0.0.0.0".to_string()]);
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let w = start_watched(&scratch, &args);
+    let port = w.host.rsplit(':').next().unwrap().to_string();
+    let ask = |path: &str, host: &str| {
+        w.http(&format!(
+            "GET {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        ))
+    };
+    // A rebinding page's name gets neither the state (engine commands
+    // included) nor the stream.
+    let evil = format!("rebind.evil.example:{port}");
+    for path in ["/state", "/events", "/"] {
+        let refused = ask(path, &evil);
+        assert!(refused.starts_with("HTTP/1.1 403 "), "{path}: {refused}");
+        assert!(!refused.contains("command"), "{refused}");
+    }
+    for ok in [format!("127.0.0.1:{port}"), format!("localhost:{port}")] {
+        let state = ask("/state", &ok);
+        assert!(state.starts_with("HTTP/1.1 200 "), "{ok}: {state}");
+        assert!(state.contains("\"state\":"), "{state}");
+    }
+    let (status, _, stderr) = w.finish(&scratch);
+    assert!(status.success(), "{stderr}");
 }

@@ -101,12 +101,10 @@ fn a_watcher_hears_every_start_move_and_end() {
         progress_every: Duration::from_secs(30),
         in_process: true,
         shard: None,
-        serve: None,
     };
     let recorder = Recorder::default();
     let outcome =
-        kinrow::referee::run_watched(&config, Arc::new(AtomicBool::new(false)), Some(&recorder))
-            .unwrap();
+        kinrow::referee::run(&config, Arc::new(AtomicBool::new(false)), Some(&recorder)).unwrap();
     assert_eq!(outcome.games, 40);
     let seen = recorder.0.into_inner().unwrap();
     // The end's standings are the report's; the start's had no games.

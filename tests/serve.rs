@@ -99,6 +99,7 @@ fn bad_flags_get_a_usage_error() {
         &["serve", "--bind", "nowhere"],
         &["serve", "--heartbeat", "0"],
         &["serve", "--port", "70000"],
+        &["serve", "--host", "box.local:8080"],
     ] {
         assert_cmd::Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
             .args(args)
@@ -137,11 +138,27 @@ fn open_hands_the_url_to_the_desktops_opener() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// The WebSocket handshake with `host` and `origin` (`None`: no Origin).
+fn upgrade_request(host: &str, origin: Option<&str>) -> String {
+    format!(
+        "GET /ws HTTP/1.1\r\nHost: {host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{}\r\n",
+        origin.map_or(String::new(), |o| format!("Origin: {o}\r\n"))
+    )
+}
+
 #[test]
-fn beyond_loopback_it_says_what_it_exposes_and_answers_any_name() {
+fn beyond_loopback_it_answers_its_addresses_and_the_names_given_only() {
+    if !serve_common::in_own_network(
+        "beyond_loopback_it_answers_its_addresses_and_the_names_given_only",
+    ) {
+        return;
+    }
     let s = Served::start(&[
         "--bind",
         "0.0.0.0",
+        "--host",
+        "kinrow.example",
         "--engine",
         "pybot=python3 bots/random.py",
     ]);
@@ -149,11 +166,44 @@ fn beyond_loopback_it_says_what_it_exposes_and_answers_any_name() {
         "anyone who can reach this address can play here and start the built-in bots \
          and the engines named with --engine (pybot), up to 8 games at once",
     );
-    let page = s.http(&format!(
-        "GET / HTTP/1.1\r\nHost: kinrow.example:{}\r\nConnection: close\r\n\r\n",
-        s.host.rsplit(':').next().unwrap()
-    ));
-    assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
+    s.wait_for_log(
+        "It answers to this machine's addresses and kinrow.example; other names are refused",
+    );
+    let port = s.host.rsplit(':').next().unwrap().to_string();
+    let get = |host: &str| {
+        s.http(&format!(
+            "GET / HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\n\r\n"
+        ))
+    };
+    // A name someone else's DNS points here: the page and the WebSocket
+    // (with the Origin a rebinding page sends) are refused; no engine
+    // starts.
+    let evil = format!("rebind.evil.example:{port}");
+    let page = get(&evil);
+    assert!(page.starts_with("HTTP/1.1 403 "), "{page}");
+    let ws = s.http(&upgrade_request(&evil, Some(&format!("http://{evil}"))));
+    assert!(ws.starts_with("HTTP/1.1 403 "), "{ws}");
+    assert!(ws.contains("--host"), "the refusal says how: {ws}");
+    assert_eq!(s.engines(), Vec::<u32>::new());
+    for no in [
+        format!("kinrow.example.evil:{port}"),
+        format!("127.0.0.1:{}", port.parse::<u16>().unwrap() ^ 1),
+    ] {
+        assert!(get(&no).starts_with("HTTP/1.1 403 "), "{no}");
+    }
+    // The machine's addresses, and the name given, by any port.
+    for ok in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("10.9.8.7:{port}"),
+        format!("kinrow.example:{port}"),
+        "KINROW.example".to_string(),
+    ] {
+        assert!(get(&ok).starts_with("HTTP/1.1 200 OK"), "{ok}");
+    }
+    let named = format!("kinrow.example:{port}");
+    let ws = s.http(&upgrade_request(&named, Some(&format!("http://{named}"))));
+    assert!(ws.starts_with("HTTP/1.1 101 "), "{ws}");
 }
 
 #[test]
@@ -510,6 +560,33 @@ fn a_tab_that_stops_answering_pings_is_gone() {
     drop(c);
 }
 
+#[test]
+fn a_stop_signal_closes_every_tab_and_ends_their_engines_then_the_server() {
+    let s = Served::start(&["--engine", &engine("silent", "silent")]);
+    let mut idle = s.connect();
+    let mut waiting = s.connect();
+    assert_eq!(waiting.ask("seat X engine silent"), "=");
+    let engines = s.wait_for_engines(1);
+    // The engine never answers: a wait the stop must cut short.
+    waiting.send("genmove");
+    std::thread::sleep(Duration::from_millis(200));
+    let t = std::time::Instant::now();
+    // SAFETY: a signal to the server we started.
+    unsafe { libc::kill(s.pid() as libc::pid_t, libc::SIGTERM) };
+    for c in [&mut idle, &mut waiting] {
+        assert_eq!(c.closed(), (1001, "the server is stopping".to_string()));
+    }
+    wait_gone(&engines, Duration::from_secs(5));
+    // Then the server itself ends, well before a stopping server gives up
+    // waiting for its sessions.
+    let until = t + Duration::from_secs(5);
+    while serve_common::is_alive(s.pid()) {
+        assert!(std::time::Instant::now() < until, "{}", s.log());
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(t.elapsed() < Duration::from_secs(3), "{:?}", t.elapsed());
+}
+
 /// The server's memory with one session and with the most it allows, each
 /// with a minimax engine that has played a move (printed; run by
 /// scripts/web-figures.sh).
@@ -552,5 +629,168 @@ fn server_memory() {
             std::thread::sleep(Duration::from_millis(200));
             show(&format!("{n} session{}", if n == 1 { "" } else { "s" }));
         }
+    }
+}
+
+/// A masked client text frame, as a browser writes one.
+fn masked_text_frame(text: &str) -> Vec<u8> {
+    assert!(text.len() < 126);
+    let mask = [0x37, 0xfa, 0x21, 0x3d];
+    let mut frame = vec![0x81, 0x80 | text.len() as u8];
+    frame.extend_from_slice(&mask);
+    frame.extend(text.bytes().enumerate().map(|(i, b)| b ^ mask[i % 4]));
+    frame
+}
+
+#[test]
+fn a_frame_in_the_same_packet_as_the_upgrade_is_answered_at_once() {
+    use std::io::{Read, Write};
+    let s = Served::start(&[]);
+    let mut bytes = format!(
+        "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+         Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n",
+        s.host
+    )
+    .into_bytes();
+    bytes.extend(masked_text_frame("status"));
+    let mut stream = std::net::TcpStream::connect(&s.host).unwrap();
+    stream.set_nodelay(true).unwrap();
+    stream.set_read_timeout(Some(PATIENCE)).unwrap();
+    let sent = std::time::Instant::now();
+    stream.write_all(&bytes).unwrap();
+    // The 101's head, then one unmasked text frame with the answer.
+    let want = b"= ongoing X\n\n";
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 1024];
+    let frame = loop {
+        let n = stream.read(&mut buf).unwrap();
+        assert!(n > 0, "closed: {}", String::from_utf8_lossy(&answer));
+        answer.extend_from_slice(&buf[..n]);
+        if let Some(end) = answer.windows(4).position(|w| w == b"\r\n\r\n") {
+            let frame = &answer[end + 4..];
+            if frame.len() >= 2 + want.len() {
+                break frame.to_vec();
+            }
+        }
+    };
+    let took = sent.elapsed();
+    assert!(answer.starts_with(b"HTTP/1.1 101 "));
+    assert_eq!(frame[..2], [0x81, want.len() as u8], "{frame:?}");
+    assert_eq!(&frame[2..2 + want.len()], want);
+    // The first ping goes out after 10 s: an answer held until then is the
+    // hole; at once means well under that.
+    assert!(took < Duration::from_secs(3), "answered after {took:?}");
+}
+
+#[test]
+fn a_request_head_that_trickles_is_cut_at_its_deadline() {
+    use std::io::{Read, Write};
+    let s = Served::start(&["--request-timeout", "1"]);
+    let mut stream = std::net::TcpStream::connect(&s.host).unwrap();
+    let opened = std::time::Instant::now();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    write!(stream, "GET / HTTP/1.1\r\nHost: {}\r\nX-Slow: ", s.host).unwrap();
+    // A byte every 200 ms: no single read waits long, the head never ends.
+    let mut answer = Vec::new();
+    let mut buf = [0u8; 1024];
+    while opened.elapsed() < Duration::from_secs(8) {
+        let _ = stream.write_all(b"a");
+        match stream.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => answer.extend_from_slice(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {}
+            Err(_) => break,
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let took = opened.elapsed();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(
+        answer.starts_with("HTTP/1.1 408 "),
+        "{answer:?} after {took:?}"
+    );
+    assert!(
+        took >= Duration::from_millis(900) && took < Duration::from_secs(3),
+        "closed after {took:?}"
+    );
+    // A prompt request is answered as ever.
+    let page = s.http(&format!(
+        "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+        s.host
+    ));
+    assert!(page.starts_with("HTTP/1.1 200 OK"), "{page}");
+}
+
+/// A TCP connection to `to` from the local address `from` (another
+/// loopback address: the whole of 127/8 is this machine's).
+fn connect_from(from: std::net::Ipv4Addr, to: std::net::SocketAddrV4) -> std::net::TcpStream {
+    use std::os::fd::FromRawFd;
+    let sockaddr = |a: std::net::SocketAddrV4| libc::sockaddr_in {
+        sin_family: libc::AF_INET as libc::sa_family_t,
+        sin_port: a.port().to_be(),
+        sin_addr: libc::in_addr {
+            s_addr: u32::from(*a.ip()).to_be(),
+        },
+        sin_zero: [0; 8],
+    };
+    let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+    // SAFETY: a fresh socket, bound and connected with addresses that live
+    // through the calls; its descriptor is handed to the TcpStream alone.
+    unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM | libc::SOCK_CLOEXEC, 0);
+        assert!(fd >= 0, "socket: {}", std::io::Error::last_os_error());
+        let stream = std::net::TcpStream::from_raw_fd(fd);
+        let local = sockaddr(std::net::SocketAddrV4::new(from, 0));
+        let bound = libc::bind(fd, (&local as *const libc::sockaddr_in).cast(), len);
+        assert_eq!(bound, 0, "bind {from}: {}", std::io::Error::last_os_error());
+        let remote = sockaddr(to);
+        let connected = libc::connect(fd, (&remote as *const libc::sockaddr_in).cast(), len);
+        assert_eq!(connected, 0, "connect: {}", std::io::Error::last_os_error());
+        stream
+    }
+}
+
+#[test]
+fn one_client_address_cannot_take_every_connection() {
+    use std::io::{Read, Write};
+    // One session: 65 connections at once, 17 of them from one address.
+    let s = Served::start(&["--max-sessions", "1"]);
+    let server: std::net::SocketAddrV4 = s.host.parse().unwrap();
+    let me = std::net::Ipv4Addr::LOCALHOST;
+    let get = |mut stream: std::net::TcpStream| {
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
+        write!(
+            stream,
+            "GET / HTTP/1.1\r\nHost: {}\r\nConnection: close\r\n\r\n",
+            s.host
+        )
+        .unwrap();
+        let mut answer = String::new();
+        let _ = stream.read_to_string(&mut answer);
+        answer
+    };
+    // Connections that say nothing (yet), as a slowloris holds them.
+    let held: Vec<_> = (0..17).map(|_| connect_from(me, server)).collect();
+    let refused = get(connect_from(me, server));
+    assert!(
+        refused.starts_with("HTTP/1.1 503 ")
+            && refused.contains("too many connections from your address (at most 17 at once)"),
+        "{refused}"
+    );
+    // Another client is served meanwhile.
+    let other = get(connect_from(std::net::Ipv4Addr::new(127, 0, 0, 2), server));
+    assert!(other.starts_with("HTTP/1.1 200 OK"), "{other}");
+    // Slots come back as connections close.
+    drop(held);
+    let until = std::time::Instant::now() + PATIENCE;
+    loop {
+        let again = get(connect_from(me, server));
+        if again.starts_with("HTTP/1.1 200 OK") {
+            break;
+        }
+        assert!(std::time::Instant::now() < until, "{again}");
+        std::thread::sleep(Duration::from_millis(20));
     }
 }

@@ -128,8 +128,9 @@ fn protocol_solve_and_analyze_leave_the_position_unchanged() {
     assert_eq!(r[18], "? syntax error: usage: analyze [SECONDS]");
 }
 
-#[test]
-fn ctrl_c_reports_what_is_proved_so_far() {
+/// `kinrow solve 7x7 --k 5`, stopped by `signal` after a while of search:
+/// its output and exit status.
+fn solve_stopped_by(signal: libc::c_int) -> (String, Option<i32>) {
     use std::process::{Command, Stdio};
     let child = Command::new(assert_cmd::cargo::cargo_bin!("kinrow"))
         .args(["solve", "7x7", "--k", "5"])
@@ -140,13 +141,94 @@ fn ctrl_c_reports_what_is_proved_so_far() {
     std::thread::sleep(Duration::from_millis(1500));
     // SAFETY: a signal to our own child.
     unsafe {
-        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+        libc::kill(child.id() as libc::pid_t, signal);
     }
     let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(out.stdout).unwrap();
-    assert!(out.status.success(), "{stdout}");
+    (String::from_utf8(out.stdout).unwrap(), out.status.code())
+}
+
+#[test]
+fn ctrl_c_reports_what_is_proved_so_far() {
+    let (stdout, code) = solve_stopped_by(libc::SIGINT);
     assert!(
         stdout.contains("value: unknown (interrupted); proved so far: "),
         "{stdout}"
     );
+    // As if Ctrl-C had ended it, as the referee does.
+    assert_eq!(code, Some(130), "{stdout}");
+}
+
+#[test]
+fn sigterm_reports_what_is_proved_so_far_too() {
+    let (stdout, code) = solve_stopped_by(libc::SIGTERM);
+    assert!(
+        stdout.contains("value: unknown (interrupted); proved so far: "),
+        "{stdout}"
+    );
+    assert_eq!(code, Some(128 + libc::SIGTERM), "{stdout}");
+}
+
+#[test]
+fn memory_the_machine_cannot_give_is_refused() {
+    // 64 GiB: inside --hash's range, more than this machine (or CI's) has.
+    let (code, out, err) = kinrow(&["solve", "3x3", "--hash", "65536"], "");
+    assert_eq!((code, out.as_str()), (2, ""), "{err}");
+    assert!(
+        err.contains("invalid value '65536' for '--hash <MIB>': 65536 MiB is more memory than this machine has available ("),
+        "{err}"
+    );
+    assert!(!err.contains("memory allocation"), "{err}");
+    // The same for mcts's arena, and the option is left as it was.
+    let (code, out, _) = kinrow(
+        &["--bot", "mcts"],
+        "set memory 65536\nset memory 8\nset iterations 200\ngenmove\n",
+    );
+    assert_eq!(code, 0);
+    let replies: Vec<&str> = out.split("\n\n").collect();
+    assert!(
+        replies[0].starts_with(
+            "? invalid option: memory: 65536 MiB is more memory than this machine has available ("
+        ),
+        "{out}"
+    );
+    assert_eq!(&replies[1..3], ["=", "="], "{out}");
+    assert!(replies[3].starts_with("= "), "{out}");
+}
+
+#[test]
+fn a_bad_flag_gets_the_usage_of_kinrow_solve() {
+    for args in [
+        &["solve", "3x3", "--k", "4"][..],
+        &["solve", "3x3", "--moves", "1 1 1"][..],
+        &["solve", "9x9"][..],
+    ] {
+        let (code, out, err) = kinrow(args, "");
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("Usage: kinrow solve "), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn the_help_of_kinrow_solve_reads_whole() {
+    let (code, out, _) = kinrow(&["solve", "--help"], "");
+    assert_eq!(code, 0);
+    let first = out.lines().next().unwrap();
+    assert_eq!(
+        first,
+        "Prove who wins a position, in how many plies, and by which line"
+    );
+    // The after-help is wrapped by its author, not by clap at 80 columns:
+    // every line of it stays as written (no word left alone on a line).
+    let after = &out[out
+        .find("Values are for the side to move")
+        .expect("after-help")..];
+    for line in after.lines() {
+        assert!(line.len() <= 80, "{line:?}");
+        assert!(
+            line.contains(' ') || line.ends_with(':') || line.is_empty(),
+            "a cut line: {line:?}"
+        );
+    }
+    assert!(after.contains("`win N` (its winning stone is the N-th ply\nfrom now,"));
 }

@@ -9,6 +9,7 @@
 
 mod referee_common;
 mod serve_common;
+mod skip;
 mod webdriver;
 
 use kinrow::bots::{BotKind, Limits};
@@ -145,6 +146,8 @@ fn the_page_in_a_real_browser() {
         return;
     };
     let s = Served::start(&["--engine", DIES]);
+    load(&b, &s);
+    assert!(displayed(&b, ".keys"), "the keyboard hint, with a mouse");
     tic_tac_toe_against_minimax_to_a_draw(&b, &s);
     two_people_to_a_win_with_undo_and_keys(&b, &s);
     gomoku_on_16x16(&b, &s);
@@ -352,6 +355,108 @@ fn two_tabs_and_a_closed_one(b: &Browser, s: &Served) {
     });
 }
 
+/// The elements of `css` that can't be brought into the viewport and hit
+/// there (scrolled into view, the element at their centre is not them):
+/// what a person can't see or tap.
+fn unreachable(b: &Browser, css: &str) -> Vec<String> {
+    let v = b.script(
+        "const out = []; \
+         for (const e of document.querySelectorAll(arguments[0])) { \
+           e.scrollIntoView({block: 'center', inline: 'center'}); \
+           const r = e.getBoundingClientRect(); \
+           const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); \
+           const inside = r.left >= 0 && r.top >= 0 && r.right <= innerWidth && r.bottom <= innerHeight; \
+           if (!inside || !hit || !(hit === e || e.contains(hit))) \
+             out.push(`${e.className} ${e.dataset.row ?? ''},${e.dataset.col ?? ''} '${e.textContent}' at ${Math.round(r.left)},${Math.round(r.top)}`); \
+         } \
+         return out;",
+        json!([css]),
+    );
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e.as_str().unwrap().to_string())
+        .collect()
+}
+
+/// Whether the element of `css` is shown at all (not `display: none`).
+fn displayed(b: &Browser, css: &str) -> bool {
+    b.script(
+        "return getComputedStyle(document.querySelector(arguments[0])).display !== 'none';",
+        json!([css]),
+    ) == json!(true)
+}
+
+/// A 390-pixel touch screen: boards wider than it scroll, every cell and
+/// every row and column number can be reached and tapped, whose turn it is
+/// stays in view when the move list is scrolled to, and the keyboard hint
+/// is not shown.
+#[test]
+fn the_page_on_a_phone() {
+    let Some(b) = Browser::start_phone(390, 844) else {
+        return;
+    };
+    let s = Served::start(&[]);
+    load(&b, &s);
+    assert!(
+        !displayed(&b, ".keys"),
+        "no keyboard hint on a touch screen"
+    );
+    for (rows, cols) in [(15, 15), (32, 32)] {
+        if rows == 15 {
+            choose(&b, "#preset", "15x15k5");
+        } else {
+            choose(&b, "#preset", "custom");
+            set_number(&b, "#rows", rows);
+            set_number(&b, "#cols", cols);
+            set_number(&b, "#k", 5);
+        }
+        set_number(&b, "#time-O", 50);
+        new_game(&b);
+        assert_eq!(count(&b, ".cell"), (rows * cols) as usize);
+        let wide = b.script(
+            "const w = document.querySelector('#board-wrap'); return w.scrollWidth > w.clientWidth;",
+            json!([]),
+        );
+        assert_eq!(wide, json!(true), "{rows}x{cols} is wider than the phone");
+        let missed = unreachable(&b, ".cell, .head");
+        assert!(
+            missed.is_empty(),
+            "{rows}x{cols}: {} cells or numbers out of reach, e.g. {:?}",
+            missed.len(),
+            &missed[..missed.len().min(5)]
+        );
+        // A tap on the far corner, where a cut-off board begins (the page
+        // back at its top, as a person would scroll it).
+        b.script("window.scrollTo(0, 0);", json!([]));
+        b.click_css(&cell_css(1, 1));
+        b.wait("X on 1 1", || {
+            (count(&b, &format!("{} [data-stone=\"X\"]", cell_css(1, 1))) == 1).then_some(())
+        });
+        wait_for_x_or_end(&b);
+        // Down to the move list: the status is still in view.
+        b.script(
+            "document.querySelector('#moves').scrollIntoView({block: 'end'});",
+            json!([]),
+        );
+        let scrolled = b.script("return window.scrollY;", json!([]));
+        assert!(scrolled.as_f64().unwrap() > 0.0, "the page scrolled");
+        let status = b.script(
+            "const e = document.querySelector('#status'); const r = e.getBoundingClientRect(); \
+             const hit = document.elementFromPoint(r.left + 5, r.top + r.height / 2); \
+             return [r.top, r.bottom, innerHeight, !!hit && (hit === e || e.contains(hit))];",
+            json!([]),
+        );
+        let top = status[0].as_f64().unwrap();
+        let bottom = status[1].as_f64().unwrap();
+        assert!(
+            top >= 0.0 && bottom <= status[2].as_f64().unwrap() && status[3] == json!(true),
+            "the status is out of view when the moves are: {status} (scrolled {scrolled})"
+        );
+        b.script("window.scrollTo(0, 0);", json!([]));
+    }
+}
+
 /// `referee --serve`: the page follows a run live, boards and all, to its
 /// final tallies.
 #[test]
@@ -360,10 +465,20 @@ fn the_watch_page_of_a_running_tournament() {
         return;
     };
     let scratch = referee_common::Scratch::new("watch-browser");
-    let args = referee_common::slow_watched_run();
+    // A seed above 2^53, which JavaScript would round as a JSON number.
+    let seed = "9007199254740993";
+    let mut args = referee_common::slow_watched_run();
+    let at = args.iter().position(|a| a == "--seed").unwrap();
+    args[at + 1] = seed.into();
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let w = referee_common::start_watched(&scratch, &args);
     b.goto(&w.url);
+    b.wait("the run's head", || {
+        let head = b.text("#head");
+        (!head.is_empty()).then_some(())
+    });
+    let head = b.text("#head");
+    assert!(head.contains(&format!(" · seed {seed} · ")), "{head:?}");
     // Boards of games in progress, with their stones.
     b.wait("a board with stones", || {
         (count(&b, ".game[data-game] .cell [data-stone]") > 0).then_some(())

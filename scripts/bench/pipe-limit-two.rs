@@ -1,6 +1,6 @@
 // The floor for a game over pipes: a parent alternates one short request
 // line between two children (the two engines of a game), each answering
-// one GTP-framed reply, N times in all. ../shared/bench/pipe-limit.rs
+// one GTP-framed reply, N times in all. scripts/bench/pipe-limit.rs
 // measures the same with one child; a referee's ply is this one, and on
 // one CPU each hand-off then switches to a third address space.
 // Build and run:  rustc -O pipe-limit-two.rs -o target/pipe-limit-two && target/pipe-limit-two [N]

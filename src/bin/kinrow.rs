@@ -4,11 +4,10 @@
 use anyhow::Context;
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser, Subcommand};
-use kinrow::bots::BotKind;
 use kinrow::cli::ShapeArgs;
-use kinrow::dialects::gomocup::{is_brain_name, Brain, BrainConfig};
+use kinrow::engine::EngineArgs;
 use kinrow::play::PlayArgs;
-use kinrow::protocol::{Engine, EngineConfig};
+use kinrow::protocol::gomocup::is_brain_name;
 use kinrow::serve::ServeArgs;
 use std::process::ExitCode;
 
@@ -34,41 +33,18 @@ pbrain-kinrow) and --protocol gtp (GTP with GoGui's gogui-rules_* commands).";
 #[derive(Parser, Debug)]
 #[command(name = "kinrow", version, after_help = PROTOCOL_SUMMARY, max_term_width = 80)]
 struct Cli {
-    /// The bot that answers genmove: random, blocking, minimax or mcts.
-    #[arg(long, default_value = "minimax", value_parser = parse_bot)]
-    bot: BotKind,
-    /// Seed for the bot's random choices (default: a fresh random seed).
-    #[arg(long)]
-    seed: Option<u64>,
-    /// Time per move for searching bots, in milliseconds.
-    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
-    movetime: Option<u64>,
     #[command(flatten)]
-    shape: ShapeArgs,
-    /// The protocol on stdin/stdout: kinrow (default), gomocup (a Gomocup
-    /// brain: the manager sets the board with START; K is 5 unless --k says
-    /// otherwise; the default when started as pbrain-*), gtp (GTP version 2
-    /// with GoGui's rules commands; square boards up to 25x25).
-    #[arg(long, value_enum)]
-    protocol: Option<Protocol>,
+    engine: EngineArgs,
     #[command(subcommand)]
     command: Option<Command>,
-}
-
-/// The protocols the engine speaks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
-enum Protocol {
-    Kinrow,
-    Gomocup,
-    Gtp,
 }
 
 #[derive(Subcommand, Debug)]
 enum Command {
     /// Play in the terminal: people against people, bots or any engine.
     Play(PlayArgs),
-    /// Prove the value of a position: who wins, in how many plies, and how.
-    Solve(kinrow::solve::SolveArgs),
+    /// Prove who wins a position, in how many plies, and by which line.
+    Solve(kinrow::solve_cli::SolveArgs),
     /// Play in the browser: a local web page, served by this program.
     Serve(ServeArgs),
     /// Turn a referee's --games-out records (JSON lines) into SGF or
@@ -94,11 +70,6 @@ struct ConvertArgs {
     shape: ShapeArgs,
 }
 
-fn parse_bot(s: &str) -> Result<BotKind, String> {
-    s.parse()
-        .map_err(|e: kinrow::bots::UnknownBot| e.to_string())
-}
-
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -120,11 +91,16 @@ fn main() -> ExitCode {
     }
 }
 
-/// A bad flag combination: clap's message and exit status 2.
-fn usage(message: String) -> ! {
-    Cli::command()
-        .error(ErrorKind::ArgumentConflict, message)
-        .exit()
+/// Exits as clap does for a bad flag (its message, exit status 2), with the
+/// usage of `subcommand` when the flag was given to one.
+fn usage_error(subcommand: Option<&str>, kind: ErrorKind, message: impl std::fmt::Display) -> ! {
+    let mut command = Cli::command();
+    command.build();
+    let command = match subcommand.and_then(|s| command.find_subcommand_mut(s)) {
+        Some(sub) => sub,
+        None => &mut command,
+    };
+    command.error(kind, message).exit()
 }
 
 fn run(cli: Cli) -> anyhow::Result<()> {
@@ -133,17 +109,7 @@ fn run(cli: Cli) -> anyhow::Result<()> {
     // for play's flags), and exit status 2.
     let checked = |shape: &ShapeArgs, subcommand: Option<&str>| match shape.geometry() {
         Ok(g) => g,
-        Err(e) => {
-            let mut command = Cli::command();
-            command.build();
-            let command = match subcommand.and_then(|s| command.find_subcommand_mut(s)) {
-                Some(sub) => sub,
-                None => &mut command,
-            };
-            command
-                .error(ErrorKind::ValueValidation, format!("--k: {e}"))
-                .exit()
-        }
+        Err(e) => usage_error(subcommand, ErrorKind::ValueValidation, format!("--k: {e}")),
     };
     match cli.command {
         Some(Command::Play(args)) => {
@@ -151,16 +117,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
             return kinrow::play::run(args);
         }
         Some(Command::Solve(args)) => {
-            if let Err(e) = args.geometry() {
-                Cli::command()
-                    .error(ErrorKind::ValueValidation, format!("{e:#}"))
-                    .exit();
+            if let Err(e) = args.position() {
+                usage_error(Some("solve"), ErrorKind::ValueValidation, format!("{e:#}"));
             }
-            return kinrow::solve::run(args);
+            return kinrow::solve_cli::run(args);
         }
         Some(Command::Serve(args)) => {
             if let Err(e) = args.check() {
-                Cli::command().error(ErrorKind::ArgumentConflict, e).exit();
+                usage_error(Some("serve"), ErrorKind::ArgumentConflict, e);
             }
             return kinrow::serve::run(args);
         }
@@ -169,9 +133,14 @@ fn run(cli: Cli) -> anyhow::Result<()> {
                 .shape
                 .any_given()
                 .then(|| checked(&args.shape, Some("convert")));
-            let n = kinrow::records::convert_games(&args.games, args.to, &args.out, fallback)?;
+            let done =
+                kinrow::referee::convert::convert_games(&args.games, args.to, &args.out, fallback)?;
+            for (line, name) in &done.renamed {
+                eprintln!("kinrow convert: line {line} is a game seen before: written as {name}");
+            }
             eprintln!(
-                "kinrow convert: wrote {n} {} files to {}",
+                "kinrow convert: wrote {} {} files to {}",
+                done.written,
                 args.to.extension(),
                 args.out.display()
             );
@@ -179,63 +148,18 @@ fn run(cli: Cli) -> anyhow::Result<()> {
         }
         None => {}
     }
-    let seed = cli.seed.unwrap_or_else(rand::random);
-    let movetime = cli.movetime.map(std::time::Duration::from_millis);
     let started_as_brain = std::env::args_os()
         .next()
         .is_some_and(|a| is_brain_name(&a.to_string_lossy()));
-    let protocol = cli.protocol.unwrap_or(if started_as_brain {
-        Protocol::Gomocup
-    } else {
-        Protocol::Kinrow
-    });
+    let setup = match cli.engine.check(started_as_brain) {
+        Ok(setup) => setup,
+        Err(e) => usage_error(None, e.clap_kind(), e),
+    };
     // Stdout alone is line-buffered: it would write every reply line by
     // line. The engines flush each reply (or batch of pipelined replies)
     // themselves, so a plain buffer gives one write per batch.
     let stdout = std::io::BufWriter::new(std::io::stdout().lock());
-    match protocol {
-        Protocol::Kinrow => {}
-        Protocol::Gomocup => {
-            if cli.shape.board.is_some() {
-                usage("--board: a Gomocup manager sets the board (START, RECTSTART)".into());
-            }
-            let k = cli.shape.k.unwrap_or(5);
-            if !(1..=kinrow::rules::MAX_SIDE as u32).contains(&k) {
-                usage(format!(
-                    "--k {k}: must be from 1 to {}",
-                    kinrow::rules::MAX_SIDE
-                ));
-            }
-            let config = BrainConfig {
-                k,
-                rule: cli.shape.rule.unwrap_or_default(),
-                bot: cli.bot,
-                seed,
-                movetime_cap: movetime,
-            };
-            return Brain::new(config)
-                .run(std::io::stdin(), stdout)
-                .context("protocol I/O failed");
-        }
-        Protocol::Gtp => {
-            let geometry = checked(&cli.shape, None);
-            if let Err(e) = kinrow::dialects::gtp::check_board(geometry) {
-                usage(format!("--board: {e}"));
-            }
-            return kinrow::dialects::gtp::GtpEngine::new(geometry, cli.bot, seed, movetime)
-                .run(std::io::stdin(), stdout)
-                .context("protocol I/O failed");
-        }
-    }
-    let geometry = checked(&cli.shape, None);
-    let config = EngineConfig {
-        geometry,
-        bot: cli.bot,
-        seed,
-        movetime,
-    };
-    let stdin = std::io::stdin();
-    Engine::new(config)
-        .run(stdin, stdout)
+    setup
+        .run(std::io::stdin(), stdout)
         .context("protocol I/O failed")
 }

@@ -24,23 +24,45 @@ pub struct MatchClock {
     pub per_game: Option<Duration>,
     /// The time left now, if limited.
     pub left: Option<Duration>,
+    /// The moves the time left must last, when the controller says so
+    /// (GTP's `time_left` in a byo-yomi period of so many stones); else
+    /// they are guessed from the board.
+    pub moves: Option<u32>,
 }
 
 impl MatchClock {
     /// A new game: the clock is full again.
     pub fn restart(&mut self) {
         self.left = self.per_game;
+        self.moves = None;
     }
 
     /// The controller said how much is left (`None`: no limit).
     pub fn tell_left(&mut self, left: Option<Duration>) {
+        self.tell_left_for(left, None);
+    }
+
+    /// The controller said how much is left, and for how many moves (GTP's
+    /// byo-yomi stones; `None`: the rest of the game).
+    pub fn tell_left_for(&mut self, left: Option<Duration>, moves: Option<u32>) {
         self.left = left;
+        self.moves = moves;
     }
 
     /// The side spent `used` on a move.
     pub fn spend(&mut self, used: Duration) {
         if let Some(left) = self.left.as_mut() {
             *left = left.saturating_sub(used);
+        }
+    }
+
+    /// The time to think about the next move of `board`'s side to move:
+    /// [`move_time`], the time left shared over the moves it must last when
+    /// they were told.
+    pub fn move_time(&self, per_move: Duration, board: &Board) -> Duration {
+        match self.moves {
+            Some(moves) => share(per_move, self.left, moves.max(1)),
+            None => move_time(per_move, self.left, board),
         }
     }
 }
@@ -52,10 +74,15 @@ impl MatchClock {
 /// millisecond (or `per_move` when that is less), so that a bot can always
 /// answer.
 pub fn move_time(per_move: Duration, time_left: Option<Duration>, board: &Board) -> Duration {
+    let empty = board.geometry().area().saturating_sub(board.ply()) as u32;
+    share(per_move, time_left, empty.div_ceil(2).clamp(1, HORIZON))
+}
+
+/// At most `per_move`, and at most a share of what `time_left` keeps out of
+/// reserve over `own_moves` moves; at least a millisecond (or `per_move`).
+fn share(per_move: Duration, time_left: Option<Duration>, own_moves: u32) -> Duration {
     let mut budget = per_move;
     if let Some(left) = time_left {
-        let empty = board.geometry().area().saturating_sub(board.ply()) as u32;
-        let own_moves = empty.div_ceil(2).clamp(1, HORIZON);
         let usable = left - left / RESERVE_DIVISOR;
         budget = budget.min(usable / own_moves);
     }
@@ -111,7 +138,7 @@ mod tests {
     fn the_clock_counts_down_and_restarts() {
         let mut c = MatchClock {
             per_game: Some(ms(1000)),
-            left: None,
+            ..MatchClock::default()
         };
         c.restart();
         c.spend(ms(300));
@@ -125,5 +152,25 @@ mod tests {
         let mut none = MatchClock::default();
         none.spend(ms(5));
         assert_eq!(none.left, None);
+    }
+
+    #[test]
+    fn a_period_of_so_many_moves_is_shared_over_them() {
+        let gomoku = Board::new(Geometry::new(15, 15, 5, Rule::Free).unwrap());
+        let mut c = MatchClock::default();
+        c.tell_left(Some(ms(20_000)));
+        assert_eq!(c.move_time(ms(5000), &gomoku), ms(900));
+        // 10 s for 5 stones: 90 % usable, a fifth each.
+        c.tell_left_for(Some(ms(10_000)), Some(5));
+        assert_eq!(c.move_time(ms(5000), &gomoku), ms(1800));
+        c.tell_left_for(Some(ms(1000)), Some(0));
+        assert_eq!(c.move_time(ms(5000), &gomoku), ms(900));
+        // Told again without stones, or a new game: guessed again.
+        c.tell_left(Some(ms(20_000)));
+        assert_eq!(c.moves, None);
+        c.tell_left_for(Some(ms(3000)), Some(2));
+        c.restart();
+        assert_eq!((c.left, c.moves), (None, None));
+        assert_eq!(c.move_time(ms(5000), &gomoku), ms(5000));
     }
 }

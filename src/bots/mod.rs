@@ -6,6 +6,7 @@ mod clock;
 mod mcts;
 mod minimax;
 mod random;
+pub mod seeds;
 
 pub use blocking::Blocking;
 pub use clock::{move_time, MatchClock};

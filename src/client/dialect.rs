@@ -9,6 +9,8 @@
 
 use super::gomocup::{GomocupLink, GomocupOptions};
 use super::{split_words, ClientError, EngineProcess, Response, SplitError, StderrTo};
+use crate::protocol::Command;
+use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
 /// The protocols an engine can speak.
@@ -49,7 +51,7 @@ impl EngineCommand {
         };
         let argv = split_words(command)?;
         let dialect = forced.unwrap_or_else(|| {
-            if crate::dialects::gomocup::is_brain_name(&argv[0]) {
+            if crate::protocol::gomocup::is_brain_name(&argv[0]) {
                 Dialect::Gomocup
             } else {
                 Dialect::Kinrow
@@ -70,11 +72,15 @@ impl EngineCommand {
 }
 
 /// An engine process and the protocol it is driven in. Callers speak
-/// kinrow's protocol to it (`newgame`, `move`, `genmove`, `set`, `name`,
-/// `protocol_version`, `undo`, `quit`); a Gomocup brain gets them translated.
+/// kinrow's protocol to it as [`Command`] values (`newgame`, `move`,
+/// `genmove`, `set`, `name`, `protocol_version`, `undo`, `quit`): a kinrow
+/// engine gets their wire form (`Display`), a Gomocup brain the values
+/// translated, never our own text read back.
 pub struct EngineLink {
     process: EngineProcess,
     gomocup: Option<Box<GomocupLink>>,
+    /// The wire form of the requests of one write, kept between writes.
+    wire: String,
 }
 
 impl EngineLink {
@@ -87,7 +93,11 @@ impl EngineLink {
         let process = EngineProcess::spawn(&command.argv, stderr)?;
         let gomocup = (command.dialect == Dialect::Gomocup)
             .then(|| Box::new(GomocupLink::new(options, &command.argv)));
-        Ok(EngineLink { process, gomocup })
+        Ok(EngineLink {
+            process,
+            gomocup,
+            wire: String::with_capacity(256),
+        })
     }
 
     /// The protocol it speaks.
@@ -104,12 +114,19 @@ impl EngineLink {
         &mut self.process
     }
 
-    /// Writes kinrow requests (complete lines); see [`EngineProcess::send`].
-    pub fn send(&mut self, text: &str) -> Result<(), ClientError> {
+    /// Sends `requests` in a single write (see [`EngineProcess::send`]);
+    /// their responses come one by one from [`EngineLink::read_response`].
+    pub fn send(&mut self, requests: &[Command]) -> Result<(), ClientError> {
         match self.gomocup.as_mut() {
-            None => self.process.send(text),
+            None => {
+                self.wire.clear();
+                for request in requests {
+                    let _ = writeln!(self.wire, "{request}");
+                }
+                self.process.send(&self.wire)
+            }
             Some(g) => {
-                g.queue(text);
+                g.queue(requests);
                 Ok(())
             }
         }
@@ -123,20 +140,25 @@ impl EngineLink {
         }
     }
 
-    /// A response already read that no request asked for; see
-    /// [`EngineProcess::unasked_reply`]. (A Gomocup brain's lines are the
-    /// link's to judge as they come.)
+    /// A response already read that no request asked for: an engine that
+    /// answered its last request twice. See [`EngineProcess::unasked_reply`];
+    /// for a Gomocup brain, a move it wrote after its answer
+    /// ([`GomocupLink::unasked_move`]).
     pub fn unasked_reply(&mut self) -> Option<Response> {
-        match self.gomocup {
+        match self.gomocup.as_mut() {
             None => self.process.unasked_reply(),
-            Some(_) => None,
+            Some(g) => g.unasked_move(&mut self.process),
         }
     }
 
     /// One request and its response.
-    pub fn request(&mut self, line: &str, timeout: Duration) -> Result<Response, ClientError> {
+    pub fn request(
+        &mut self,
+        request: Command,
+        timeout: Duration,
+    ) -> Result<Response, ClientError> {
         let deadline = Instant::now() + timeout;
-        self.send(&format!("{line}\n"))?;
+        self.send(&[request])?;
         self.read_response(deadline)
     }
 

@@ -21,8 +21,8 @@
 //!   answer) costs nothing, and one that thinks gets the whole gap.
 
 use super::{ClientError, EngineProcess, Response};
-use crate::dialects::gomocup::{about_field, Point, Reply};
-use crate::protocol::{parse_line, Command, Parsed, Shape};
+use crate::protocol::gomocup::{about_field, Point, Reply};
+use crate::protocol::{Command, Shape};
 use crate::rules::{clip, Board, Cell, Geometry, Rule};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -103,6 +103,20 @@ pub struct GomocupLink {
     pub(super) waited: Duration,
     pub(super) messages: Vec<String>,
     pub(super) message_count: u64,
+    /// A move the brain wrote with nothing asked (found before a write), for
+    /// [`GomocupLink::unasked_move`] or the next `genmove` to charge.
+    stale: Option<Point>,
+}
+
+/// What a command to the brain is answered with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Asked {
+    /// `OK` (`START`, `RESTART`).
+    Ok,
+    /// `ABOUT`'s line.
+    About,
+    /// A move (`BEGIN`, `TURN`, `BOARD`, `PLAY`).
+    Move,
 }
 
 /// What an exchange with the brain came to: a kinrow answer, or the pipe
@@ -112,21 +126,10 @@ type Answer = Result<Result<String, String>, ClientError>;
 impl GomocupLink {
     /// A link for the brain started as `argv`.
     pub fn new(options: GomocupOptions, argv: &[String]) -> GomocupLink {
-        // The program's file name, past an interpreter.
-        let base = |p: &String| {
-            std::path::Path::new(p)
-                .file_name()
-                .map_or(p.clone(), |f| f.to_string_lossy().into_owned())
-        };
-        let interpreters = ["python", "python3", "node", "wine", "sh", "bash", "java"];
-        let program = match argv {
-            [first, second, ..] if interpreters.contains(&base(first).as_str()) => base(second),
-            [first, ..] => base(first),
-            [] => String::new(),
-        };
         GomocupLink {
             options,
-            program,
+            // The brain's name when its ABOUT gives none.
+            program: super::display_name(argv),
             pending: VecDeque::new(),
             started: None,
             board: Board::new(options.board),
@@ -140,24 +143,21 @@ impl GomocupLink {
             waited: Duration::ZERO,
             messages: Vec::new(),
             message_count: 0,
+            stale: None,
         }
     }
 
-    /// Takes kinrow request lines; they are answered one by one by
+    /// Takes kinrow requests; they are answered one by one by
     /// [`GomocupLink::answer`].
-    pub fn queue(&mut self, text: &str) {
-        for line in text.lines() {
-            let (id, pending) = match parse_line(line.as_bytes()) {
-                Parsed::Nothing => continue,
-                Parsed::Error(id, e) => (id, Pending::Ready(Err(e.to_string()))),
-                Parsed::Request(r) => (r.id, self.pending_for(r.command)),
-            };
-            self.pending.push_back((id, pending));
+    pub fn queue(&mut self, requests: &[Command]) {
+        for request in requests {
+            let pending = self.pending_for(request);
+            self.pending.push_back((None, pending));
         }
     }
 
-    fn pending_for(&mut self, command: Command) -> Pending {
-        match command {
+    fn pending_for(&mut self, command: &Command) -> Pending {
+        match *command {
             Command::ProtocolVersion => Pending::ProtocolVersion,
             Command::Name => Pending::Name,
             Command::NewGame(shape) => Pending::NewGame(shape),
@@ -165,10 +165,13 @@ impl GomocupLink {
             Command::GenMove => Pending::GenMove,
             Command::Undo => Pending::Undo,
             Command::Quit => Pending::Quit,
-            Command::Set { name, value } => Pending::Ready(self.set(&name, &value)),
+            Command::Set {
+                ref name,
+                ref value,
+            } => Pending::Ready(self.set(name, value)),
             Command::Version => Pending::Ready(Ok(String::new())),
-            other => Pending::Ready(Err(format!(
-                "unknown command: {other:?} is not translated for a Gomocup brain"
+            ref other => Pending::Ready(Err(format!(
+                "unknown command: '{other}' is not translated for a Gomocup brain"
             ))),
         }
     }
@@ -248,14 +251,59 @@ impl GomocupLink {
         })
     }
 
+    /// A move the brain wrote when nothing was asked of it: it answered its
+    /// last move request twice. Looked for in what it wrote since, without
+    /// waiting; `MESSAGE`/`DEBUG` lines on the way are kept, other lines
+    /// skipped (and counted), so none is taken for the answer to the next
+    /// request. The move comes as a kinrow engine would answer `genmove`.
+    pub fn unasked_move(&mut self, process: &mut EngineProcess) -> Option<Response> {
+        if !self.pending.is_empty() {
+            return None;
+        }
+        if let Some(p) = self.stale.take() {
+            return Some(move_response(p));
+        }
+        while let Some(line) = process.line_now() {
+            match Reply::parse(&line) {
+                Reply::Message(m) | Reply::Debug(m) => self.keep_message(m),
+                Reply::Move(p) => return Some(move_response(p)),
+                _ => process.skip_line(line),
+            }
+        }
+        None
+    }
+
+    /// What the brain wrote with nothing asked, cleared: messages kept, a
+    /// first move kept in `stale`, the rest skipped.
+    fn clear_unasked(&mut self, process: &mut EngineProcess) {
+        while let Some(line) = process.line_now() {
+            match Reply::parse(&line) {
+                Reply::Message(m) | Reply::Debug(m) => self.keep_message(m),
+                Reply::Move(p) if self.stale.is_none() => self.stale = Some(p),
+                _ => process.skip_line(line),
+            }
+        }
+    }
+
+    fn keep_message(&mut self, m: String) {
+        self.message_count += 1;
+        if self.messages.len() < MESSAGES_KEPT {
+            self.messages.push(m);
+        }
+    }
+
     /// Writes to the brain, no sooner than the write gap after its last
-    /// answer (see the module).
+    /// answer (see the module). What it wrote since its last answer is
+    /// cleared first (see [`GomocupLink::unasked_move`]; a move found is
+    /// kept for the caller, who asks next), so no stale line is ever read
+    /// as the answer to this write.
     fn write(
         &mut self,
         process: &mut EngineProcess,
         text: &str,
         deadline: Instant,
     ) -> Result<(), ClientError> {
+        self.clear_unasked(process);
         if let Some(at) = self.last_answer {
             let gap = self.options.write_gap.min(self.last_think);
             let wait = gap
@@ -273,23 +321,24 @@ impl GomocupLink {
 
     /// The brain's next answer: `MESSAGE`/`DEBUG` lines are kept for the
     /// log, lines without a comma skipped (for `ABOUT`, whose answer is
-    /// `key="value", …` or free text, `any` line with a comma or `=`).
+    /// `key="value", …` or free text, any line with a comma or `=`); a move answers only a move request.
     fn read_answer(
         &mut self,
         process: &mut EngineProcess,
         deadline: Instant,
-        any: bool,
+        asked: Asked,
     ) -> Result<Reply, ClientError> {
         loop {
             let line = process.read_line(deadline)?;
             match Reply::parse(&line) {
-                Reply::Message(m) | Reply::Debug(m) => {
-                    self.message_count += 1;
-                    if self.messages.len() < MESSAGES_KEPT {
-                        self.messages.push(m);
-                    }
-                }
-                Reply::Other(l) if !(l.contains(',') || any && l.contains('=')) => {
+                Reply::Message(m) | Reply::Debug(m) => self.keep_message(m),
+                // Nothing but a move request is answered with a move: this
+                // one is a late second answer to the last (skipped and
+                // counted, never taken for `OK`).
+                Reply::Move(_) if asked != Asked::Move => process.skip_line(line),
+                Reply::Other(l)
+                    if !(l.contains(',') || asked == Asked::About && l.contains('=')) =>
+                {
                     process.skip_line(l)
                 }
                 reply => {
@@ -315,7 +364,7 @@ impl GomocupLink {
             format!("RECTSTART {cols},{rows}")
         };
         self.write(process, &format!("{command}\n"), deadline)?;
-        match self.read_answer(process, deadline, false)? {
+        match self.read_answer(process, deadline, Asked::Ok)? {
             Reply::Ok => {
                 self.started = Some((rows, cols));
                 self.known = Some(0);
@@ -337,10 +386,12 @@ impl GomocupLink {
         process: &mut EngineProcess,
         deadline: Instant,
     ) -> Result<Result<(), String>, ClientError> {
-        if self.started.is_some() {
+        let g = self.options.board;
+        // Not on a board it cannot play: `newgame` says why in words (a
+        // brain's refusal of START 3 would say only that it refused).
+        if self.started.is_some() || g.k() != 5 {
             return Ok(Ok(()));
         }
-        let g = self.options.board;
         Ok(self
             .start(process, g.rows(), g.cols(), deadline)?
             .map(|_| ()))
@@ -361,7 +412,7 @@ impl GomocupLink {
                 return Ok(Ok(String::new()));
             }
             self.write(process, "RESTART\n", deadline)?;
-            if self.read_answer(process, deadline, false)? == Reply::Ok {
+            if self.read_answer(process, deadline, Asked::Ok)? == Reply::Ok {
                 self.known = Some(0);
                 return Ok(Ok(String::new()));
             }
@@ -392,6 +443,8 @@ impl GomocupLink {
         if let Err(why) = self.clear_brain(process, geometry.rows(), geometry.cols(), deadline)? {
             return Ok(Err(format!("unacceptable size: {why}")));
         }
+        // A move written after the last game's end belongs to no game here.
+        self.stale = None;
         self.board = Board::new(geometry);
         self.infos_due = true;
         self.time_left = None;
@@ -402,7 +455,7 @@ impl GomocupLink {
     fn name(&mut self, process: &mut EngineProcess, deadline: Instant) -> Answer {
         if self.about.is_none() {
             self.write(process, "ABOUT\n", deadline)?;
-            let about = match self.read_answer(process, deadline, true)? {
+            let about = match self.read_answer(process, deadline, Asked::About)? {
                 Reply::Other(line) => about_field(&line, "name"),
                 _ => None,
             };
@@ -418,6 +471,15 @@ impl GomocupLink {
     fn genmove(&mut self, process: &mut EngineProcess, deadline: Instant) -> Answer {
         if let Some(outcome) = self.board.outcome() {
             return Ok(Err(format!("game over: the game is over ({outcome})")));
+        }
+        // A move it wrote since its last answer answers nothing: charged
+        // here, before this request could be answered by it.
+        self.clear_unasked(process);
+        if let Some(p) = self.stale.take() {
+            self.known = None;
+            return Ok(Err(format!(
+                "answered twice: a second move '{p}' came after its last answer, with no request"
+            )));
         }
         let g = self.board.geometry();
         let ply = self.board.ply();
@@ -458,11 +520,11 @@ impl GomocupLink {
         self.known = None;
         self.write(process, &text, deadline)?;
         let asked = Instant::now();
-        let mut reply = self.read_answer(process, deadline, false)?;
+        let mut reply = self.read_answer(process, deadline, Asked::Move)?;
         if let Reply::Suggest(p) = reply {
             // The manager's side of SUGGEST: play what it suggests.
             self.write(process, &format!("PLAY {p}\n"), deadline)?;
-            reply = self.read_answer(process, deadline, false)?;
+            reply = self.read_answer(process, deadline, Asked::Move)?;
         }
         self.last_think = asked.elapsed();
         Ok(match reply {
@@ -481,6 +543,16 @@ impl GomocupLink {
             )),
             other => Ok(format!("not a move: {}", shown(&other))),
         })
+    }
+}
+
+/// A brain's move as kinrow's `genmove` answers: 1-based row and column
+/// (off the board stays off it).
+fn move_response(p: Point) -> Response {
+    Response {
+        success: true,
+        id: None,
+        text: format!("{} {}", u64::from(p.y) + 1, u64::from(p.x) + 1),
     }
 }
 

@@ -1,6 +1,7 @@
 //! Splitting an engine command line into words as a POSIX shell would — quotes
 //! and backslashes, nothing else (no variables, globs or pipes): the words
-//! are then run directly, never through a shell.
+//! are then run directly, never through a shell. And the short name such a
+//! command goes by until its engine says its own ([`display_name`]).
 
 use std::fmt;
 
@@ -111,9 +112,44 @@ pub fn join_words(words: &[String]) -> String {
     words.iter().map(quote).collect::<Vec<_>>().join(" ")
 }
 
+/// Programs that run the engine named by the next word, so that word names
+/// the engine: `python3 bots/random.py` is `random.py`.
+const INTERPRETERS: [&str; 9] = [
+    "python", "python3", "node", "ruby", "perl", "java", "wine", "sh", "bash",
+];
+
+/// A short name for an engine command: the file name of its program, or of
+/// the script an interpreter runs; `engine` for no words at all. The one
+/// rule of the referee, `kinrow play` and the Gomocup link.
+pub fn display_name(argv: &[String]) -> String {
+    let base = |word: &str| {
+        std::path::Path::new(word)
+            .file_name()
+            .map_or_else(|| word.to_string(), |n| n.to_string_lossy().into_owned())
+    };
+    match argv {
+        [first, second, ..] if INTERPRETERS.contains(&base(first).as_str()) => base(second),
+        [first, ..] => base(first),
+        [] => "engine".to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn display_names_skip_interpreters() {
+        let name = |s: &str| display_name(&split_words(s).unwrap());
+        assert_eq!(name("python3 bots/random.py --seed 1"), "random.py");
+        assert_eq!(name("/usr/bin/perl ./my-bot.pl"), "my-bot.pl");
+        assert_eq!(name("wine 'C:/brains/pbrain-x.exe'"), "pbrain-x.exe");
+        assert_eq!(name("java Brain"), "Brain");
+        assert_eq!(name("ruby"), "ruby");
+        assert_eq!(name("./target/release/kinrow --bot random"), "kinrow");
+        assert_eq!(name("pbrain-rapfi"), "pbrain-rapfi");
+        assert_eq!(display_name(&[]), "engine");
+    }
 
     fn split(s: &str) -> Vec<String> {
         split_words(s).unwrap()

@@ -2,29 +2,13 @@
 
 use super::render::Style;
 use crate::cli::{wrap, TEXT_WIDTH};
+use crate::client::printable;
 use crate::protocol::{read_line_bounded, LineRead};
-use crate::rules::clip;
 use std::fmt::Display;
 use std::io::{self, BufRead, Write};
 
 /// Longest line kept from the keyboard; longer ones are refused whole.
 const MAX_ENTRY: usize = 1024;
-
-/// The width of the terminal in columns: the terminal's own (`TIOCGWINSZ`
-/// on standard output) when that is a terminal, else `COLUMNS`, else 80.
-pub fn terminal_width() -> usize {
-    let mut size: libc::winsize = unsafe { std::mem::zeroed() };
-    // SAFETY: TIOCGWINSZ fills the winsize we own, or fails.
-    let asked = unsafe { libc::ioctl(libc::STDOUT_FILENO, libc::TIOCGWINSZ, &mut size) };
-    if asked == 0 && size.ws_col > 0 {
-        return usize::from(size.ws_col);
-    }
-    std::env::var("COLUMNS")
-        .ok()
-        .and_then(|c| c.trim().parse::<usize>().ok())
-        .filter(|&c| c > 0)
-        .unwrap_or(TEXT_WIDTH)
-}
 
 /// Lines in, text out, and how to draw.
 pub struct Console<R, W> {
@@ -33,7 +17,8 @@ pub struct Console<R, W> {
     /// Colour or plain marks.
     pub style: Style,
     /// The terminal's width in columns (80 unless told otherwise, see
-    /// [`terminal_width`]): text is wrapped to it, at most [`TEXT_WIDTH`].
+    /// [`crate::sys::term::stdout_columns`]): text is wrapped to it, at
+    /// most [`TEXT_WIDTH`].
     pub width: usize,
     /// Write each line read back after its prompt, so that a transcript of
     /// piped input reads like a session at the keyboard.
@@ -94,47 +79,5 @@ impl<R: BufRead, W: Write> Console<R, W> {
                 }
             }
         }
-    }
-}
-
-/// Text from outside — typed at a prompt or sent by an engine — made safe to
-/// show in a message: shortened, and with control characters spelt out, so
-/// that an arrow key typed by mistake (`^[[A`) or an engine's escape codes
-/// can't move the cursor or recolour the terminal.
-pub fn quoted(text: &str) -> String {
-    printable(&clip(text))
-}
-
-/// Control characters in caret notation (`^[`, `^?`), the way a terminal
-/// echoes them while they are typed; C1 controls as `\u{9b}`.
-pub fn printable(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '\u{0}'..='\u{1f}' => {
-                out.push('^');
-                out.push(char::from(c as u8 + b'@'));
-            }
-            '\u{7f}' => out.push_str("^?"),
-            c if c.is_control() => out.extend(c.escape_unicode()),
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn control_characters_are_spelt_out() {
-        assert_eq!(printable("\u{1b}[A\u{1b}[D"), "^[[A^[[D");
-        assert_eq!(printable("a\tb\u{7f}\u{9b}c"), "a^Ib^?\\u{9b}c");
-        assert_eq!(printable("1 2 é ①"), "1 2 é ①");
-        assert_eq!(
-            quoted(&"\u{1b}".repeat(30)),
-            format!("{}...", "^[".repeat(24))
-        );
     }
 }

@@ -2,12 +2,12 @@
 //! end's own rules core keeps the board and gives the verdict.
 
 use super::console::Console;
-use super::engine::{EngineFault, EngineSeat};
 use super::input::{parse_entry, takes_cell_numbers, Entry};
 use super::render::{cell_number_guide, paint, render};
 use super::setup::Describe;
+use crate::client::{EngineFault, EngineSeat};
 use crate::rules::{Board, Outcome, Player};
-use crate::solve::analysis_map;
+use crate::solver::analysis_map;
 use crate::solver::{Budget, Solver};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
@@ -111,42 +111,14 @@ pub fn play_game<R: BufRead, W: Write>(
                 let Some(line) = con.ask(&format!("{label}, your move:"))? else {
                     return Ok(GameEnd::EndOfInput);
                 };
-                match parse_entry(&line, board) {
-                    Err(e) => notices.push(e.to_string()),
-                    Ok(Entry::Help) => notices.push(move_help(board)),
-                    Ok(Entry::Hint) => notices.push(hint(board, &mut solver)),
-                    Ok(Entry::Quit) => return Ok(GameEnd::Left),
-                    Ok(Entry::Undo) => {
-                        let plies = plies_to_take_back(board, &seats);
-                        if plies == 0 {
-                            notices.push("Nothing to take back yet.".into());
-                            continue;
-                        }
-                        for _ in 0..plies {
-                            board.undo();
-                        }
-                        for s in [Player::X, Player::O] {
-                            if let Some(engine) = seats[s.index()].engine.as_mut() {
-                                if let Err(fault) = engine.take_back(plies, board) {
-                                    return Ok(GameEnd::Fault(s, fault));
-                                }
-                            }
-                        }
-                        let what = if plies == 1 { "move" } else { "moves" };
-                        notices.push(format!("Took back {plies} {what}."));
-                    }
-                    Ok(Entry::Move(cell)) => {
-                        if let Err(e) = board.try_play(cell) {
-                            // parse_entry already checked the cell; a refusal
-                            // here is still reported, never acted on.
-                            notices.push(format!("{e}."));
-                            continue;
-                        }
-                        if let Err((s, fault)) = tell_engines(&mut seats, board, side.other(), cell)
-                        {
-                            return Ok(GameEnd::Fault(s, fault));
-                        }
-                    }
+                let typed = Typed {
+                    line: &line,
+                    side,
+                    notices: &mut notices,
+                    solver: &mut solver,
+                };
+                if let Some(end) = typed.take(&mut seats, board) {
+                    return Ok(end);
                 }
             }
             Some(engine) => {
@@ -177,6 +149,62 @@ pub fn play_game<R: BufRead, W: Write>(
                 }
             }
         }
+    }
+}
+
+/// What a person typed at their move, and where what it says goes.
+struct Typed<'a> {
+    line: &'a str,
+    /// The side they play.
+    side: Player,
+    /// What is shown above the next prompt.
+    notices: &'a mut Vec<String>,
+    /// For hints, made on the first one.
+    solver: &'a mut Option<Solver>,
+}
+
+impl Typed<'_> {
+    /// Does what the line says: a move (told to the engines), a take-back,
+    /// a hint or the help (as notices); the game's end if it ends here.
+    fn take(self, seats: &mut Seats, board: &mut Board) -> Option<GameEnd> {
+        let notices = self.notices;
+        match parse_entry(self.line, board) {
+            Err(e) => notices.push(e.to_string()),
+            Ok(Entry::Help) => notices.push(move_help(board)),
+            Ok(Entry::Hint) => notices.push(hint(board, self.solver)),
+            Ok(Entry::Quit) => return Some(GameEnd::Left),
+            Ok(Entry::Undo) => {
+                let plies = plies_to_take_back(board, seats);
+                if plies == 0 {
+                    notices.push("Nothing to take back yet.".into());
+                    return None;
+                }
+                for _ in 0..plies {
+                    board.undo();
+                }
+                for s in [Player::X, Player::O] {
+                    if let Some(engine) = seats[s.index()].engine.as_mut() {
+                        if let Err(fault) = engine.take_back(plies, board) {
+                            return Some(GameEnd::Fault(s, fault));
+                        }
+                    }
+                }
+                let what = if plies == 1 { "move" } else { "moves" };
+                notices.push(format!("Took back {plies} {what}."));
+            }
+            Ok(Entry::Move(cell)) => {
+                if let Err(e) = board.try_play(cell) {
+                    // parse_entry already checked the cell; a refusal here
+                    // is still reported, never acted on.
+                    notices.push(format!("{e}."));
+                    return None;
+                }
+                if let Err((s, fault)) = tell_engines(seats, board, self.side.other(), cell) {
+                    return Some(GameEnd::Fault(s, fault));
+                }
+            }
+        }
+        None
     }
 }
 
@@ -285,8 +313,9 @@ fn move_help(board: &Board) -> String {
 mod tests {
     use super::*;
     use crate::client::Response;
-    use crate::play::engine::{Deadline, Link};
+    use crate::client::{Deadline, Link};
     use crate::play::render::Style;
+    use crate::protocol::Command;
     use crate::rules::{Cell, Geometry};
 
     /// An engine that always answers with the first free cell in row-major
@@ -294,7 +323,8 @@ mod tests {
     struct FirstFree(Board);
 
     impl Link for FirstFree {
-        fn request(&mut self, line: &str, _d: Deadline) -> Result<Response, String> {
+        fn request(&mut self, request: &Command, _d: Deadline) -> Result<Response, String> {
+            let line = request.to_string();
             let words: Vec<&str> = line.split_whitespace().collect();
             let ok = |text: String| {
                 Ok(Response {

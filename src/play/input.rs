@@ -1,6 +1,6 @@
 //! What a person types at the move prompt, parsed against the board.
 
-use super::console::quoted;
+use crate::client::quoted;
 use crate::rules::{parse_coordinate, Board, Cell};
 use std::fmt;
 

@@ -2,8 +2,9 @@
 //! who plays, who is X, and the board.
 
 use super::console::Console;
-use super::setup::{presets, SeatSpec, Setup};
+use super::setup::{presets, Setup};
 use crate::bots::BotKind;
+use crate::client::SeatSpec;
 use crate::rules::{Geometry, Rule, MAX_SIDE};
 use std::io::{self, BufRead, Write};
 
@@ -147,14 +148,14 @@ fn choose<R: BufRead, W: Write>(
             (None, [i]) => return Ok(Some(*i)),
             (None, [_, _, ..]) => con.say(format!(
                 "'{}' is more than one of the choices: enter its number.",
-                super::console::quoted(&answer)
+                crate::client::quoted(&answer)
             ))?,
             (None, []) if answer.is_empty() => {
                 con.say(format!("Please enter a number from 1 to {n}."))?
             }
             (None, []) => con.say(format!(
                 "'{}' is not one of the choices: enter a number from 1 to {n}.",
-                super::console::quoted(&answer)
+                crate::client::quoted(&answer)
             ))?,
         }
     }

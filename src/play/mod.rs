@@ -9,13 +9,14 @@
 //! - [`setup`]: who plays and on which board, from flags or the [`menu`].
 //! - [`game`]: one game; [`session`]: games in a row with the score.
 //! - [`render`], [`input`], [`console`]: the board, the typed moves, the terminal.
-//! - [`interrupt`]: Ctrl-C ends the engines too.
+//!
+//! Ctrl-C (or SIGTERM, or a closed terminal) ends the session in order:
+//! the engines are ended, then `kinrow play` ends by the signal, as if it
+//! had not been caught (see [`crate::sys::signals`]).
 
 pub mod console;
-pub mod engine;
 pub mod game;
 pub mod input;
-pub mod interrupt;
 pub mod menu;
 pub mod render;
 pub mod score;
@@ -23,12 +24,16 @@ pub mod session;
 pub mod setup;
 
 use crate::cli::ShapeArgs;
+use crate::client::{parse_seconds, EngineCommand, SeatSpec};
+use crate::sys::reaper::Reaper;
+use crate::sys::signals::Stop;
 use anyhow::Context;
 use clap::Args;
 use console::Console;
 use render::Style;
-use setup::{SeatSpec, Setup};
-use std::io::IsTerminal;
+use setup::Setup;
+use std::io::{BufReader, IsTerminal};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// Options of `kinrow play`. Any of the game options (board, K, rule,
@@ -76,20 +81,8 @@ pub struct PlayArgs {
     pub delay: Option<u64>,
 }
 
-pub use crate::client::EngineCommand;
-
 fn parse_engine(s: &str) -> Result<EngineCommand, String> {
     EngineCommand::parse(s).map_err(|e| e.to_string())
-}
-
-/// A number of seconds from a flag: above 0, at most a day.
-pub fn parse_seconds(s: &str) -> Result<Duration, String> {
-    match s.parse::<f64>() {
-        Ok(v) if v > 0.0 && v <= 86_400.0 => Ok(Duration::from_secs_f64(v)),
-        _ => Err(format!(
-            "'{s}' is not a number of seconds above 0 and at most 86400"
-        )),
-    }
 }
 
 const KEYS_HELP: &str = "\
@@ -146,15 +139,12 @@ impl PlayArgs {
 /// until the person is done or the input ends.
 pub fn run(args: PlayArgs) -> anyhow::Result<()> {
     // No engine, nor anything one starts, outlives the session, however it
-    // ends (see the client's reaper); the warden forks, so it comes first.
-    crate::client::start_warden();
-    crate::client::adopt_orphans();
-    let result = play(args);
-    crate::client::sweep_adopted();
-    result
+    // ends (see crate::sys::reaper); the warden forks, so it comes first. A
+    // stop signal ends us as it would have: the shell sees Ctrl-C.
+    Reaper::hold(|stop| play(args, stop))
 }
 
-fn play(args: PlayArgs) -> anyhow::Result<()> {
+fn play(args: PlayArgs, stop: &Stop) -> anyhow::Result<()> {
     let flagged = if args.skips_menu() {
         Some(args.setup()?)
     } else {
@@ -164,8 +154,10 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
     let echo = !stdin.is_terminal();
     let stdout = std::io::stdout();
     let watching_pause = if stdout.is_terminal() { 500 } else { 0 };
-    let mut con = Console::new(stdin.lock(), stdout.lock(), Style::detect(), echo);
-    con.width = console::terminal_width();
+    // A stop signal ends a wait at the prompt too.
+    let input = BufReader::new(stop.reader(stdin));
+    let mut con = Console::new(input, stdout.lock(), Style::detect(), echo);
+    con.width = crate::sys::term::stdout_columns(crate::cli::TEXT_WIDTH);
 
     let setup = match flagged {
         Some(setup) => setup,
@@ -185,11 +177,12 @@ fn play(args: PlayArgs) -> anyhow::Result<()> {
         movetime: args.movetime,
         timeout: args.timeout.unwrap_or(Duration::from_secs(30)),
         startup_timeout: args.startup_timeout.unwrap_or_else(|| {
-            crate::referee::default_startup_timeout(args.timeout.unwrap_or_default())
+            crate::client::default_startup_timeout(args.timeout.unwrap_or_default())
         }),
         pace: Duration::from_millis(args.delay.unwrap_or(watching_pause)),
         engine_program: std::env::current_exe()
             .context("cannot find the kinrow program to start its bots")?,
+        stop: Some(Arc::clone(stop.flag())),
     };
     session::run(&mut con, &setup, &options)
 }

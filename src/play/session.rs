@@ -2,19 +2,17 @@
 //! score, and ask to play again (sides swapped on request).
 
 use super::console::Console;
-use super::engine::EngineSeat;
 use super::game::{play_game, GameEnd, Participant};
-use super::interrupt;
 use super::score::Tally;
-use super::setup::{SeatSpec, Setup};
-use crate::client::{
-    join_words, ClientError, Dialect, EngineCommand, EngineLink, GomocupOptions, StderrTo,
-};
+use super::setup::Setup;
+use crate::bots::seeds::{derive_seed, Stream};
+use crate::client::{display_name, quoted, EngineSeat, Launch, SeatSpec};
 use crate::records::{Ending, Format, RecordedGame};
-use crate::referee::seeds::{derive_seed, Stream};
 use crate::rules::{Outcome, Player};
 use std::io::{BufRead, Write};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 /// How engines are started and paced.
@@ -32,6 +30,15 @@ pub struct Options {
     pub pace: Duration,
     /// The `kinrow` program that runs the built-in bots.
     pub engine_program: PathBuf,
+    /// Raised by a stop signal: every wait for an engine is cut short, and
+    /// the session ends (its engines with it) without another word.
+    pub stop: Option<Arc<AtomicBool>>,
+}
+
+impl Options {
+    fn stopping(&self) -> bool {
+        self.stop.as_ref().is_some_and(|s| s.load(Ordering::SeqCst))
+    }
 }
 
 /// One participant's seat as set up, kept to restart a failed engine.
@@ -62,6 +69,9 @@ pub fn run<R: BufRead, W: Write>(
     let mut x_entrant = 0;
     let result = loop {
         if let Err(e) = restart_failed(&mut entrants, options, setup.geometry) {
+            if options.stopping() {
+                return Err(e);
+            }
             con.say(format!("{e:#}"))?;
             break Ok(());
         }
@@ -73,6 +83,10 @@ pub fn run<R: BufRead, W: Write>(
         };
         let mut board = crate::rules::Board::new(setup.geometry);
         let end = play_game(con, seats, &mut board, options.pace)?;
+        if options.stopping() {
+            // The fault of an engine whose wait was cut short is no fault.
+            return Err(crate::sys::signals::stopped().into());
+        }
         let entrant_of = |side: Player| match side {
             Player::X => x_entrant,
             Player::O => 1 - x_entrant,
@@ -210,7 +224,7 @@ fn start_entrants(setup: &Setup, options: &Options) -> anyhow::Result<[Entrant; 
             SeatSpec::Human if humans == 2 => format!("player {}", side.index() + 1),
             SeatSpec::Human => "you".to_string(),
             SeatSpec::Bot(bot) => bot.to_string(),
-            SeatSpec::Engine(command) => program_name(&command.argv),
+            SeatSpec::Engine(command) => quoted(&display_name(&command.argv)),
         };
         Entrant {
             spec,
@@ -259,7 +273,6 @@ fn start(
     options: &Options,
     geometry: crate::rules::Geometry,
 ) -> anyhow::Result<(EngineSeat, Option<String>)> {
-    interrupt::install();
     let launch = Launch {
         program: &options.engine_program,
         seed: entrant.seed,
@@ -267,117 +280,7 @@ fn start(
         timeout: options.timeout,
         startup_timeout: options.startup_timeout,
         geometry,
-        cancel: None,
+        cancel: options.stop.clone(),
     };
     launch.start(&entrant.spec)
-}
-
-/// How a seat's engine is started: the same for `kinrow play` and the
-/// browser sessions of `kinrow serve`.
-pub struct Launch<'a> {
-    /// The `kinrow` program that runs the built-in bots.
-    pub program: &'a std::path::Path,
-    /// Seed of a built-in bot.
-    pub seed: u64,
-    /// Time per move in milliseconds: a bot's `--movetime`, told to other
-    /// engines with `set movetime` (`None`: the engine's default).
-    pub movetime: Option<u64>,
-    /// Longest wait for any answer, on top of the movetime.
-    pub timeout: Duration,
-    /// Longest wait for the first answer of the fresh process.
-    pub startup_timeout: Duration,
-    /// The board a Gomocup brain is started on (kinrow engines are told it
-    /// with `newgame`).
-    pub geometry: crate::rules::Geometry,
-    /// A flag that, once raised, cuts every wait for this engine short.
-    pub cancel: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
-}
-
-impl Launch<'_> {
-    /// The command that plays `spec` (`None` for a person). A built-in bot
-    /// is the `kinrow` program started as `--bot NAME`.
-    pub fn command(&self, spec: &SeatSpec) -> Option<EngineCommand> {
-        match spec {
-            SeatSpec::Human => None,
-            SeatSpec::Bot(bot) => {
-                let mut argv = vec![
-                    self.program.to_string_lossy().into_owned(),
-                    "--bot".to_string(),
-                    bot.to_string(),
-                    "--seed".to_string(),
-                    self.seed.to_string(),
-                ];
-                if let Some(ms) = self.movetime {
-                    argv.extend(["--movetime".to_string(), ms.to_string()]);
-                }
-                Some(EngineCommand {
-                    argv,
-                    dialect: Dialect::Kinrow,
-                })
-            }
-            SeatSpec::Engine(command) => Some(command.clone()),
-        }
-    }
-
-    /// Starts the engine that plays `spec` and asks its name (within the
-    /// start-up deadline), which it gives back if it has one.
-    pub fn start(&self, spec: &SeatSpec) -> anyhow::Result<(EngineSeat, Option<String>)> {
-        let Some(command) = self.command(spec) else {
-            anyhow::bail!("a person has no engine");
-        };
-        let argv = &command.argv;
-        let brain = GomocupOptions {
-            board: self.geometry,
-            timeout_turn: self
-                .movetime
-                .map_or(crate::bots::DEFAULT_MOVETIME, Duration::from_millis),
-            ..GomocupOptions::default()
-        };
-        let mut link = match EngineLink::spawn(&command, StderrTo::Discard, brain) {
-            Ok(link) => link,
-            // The client's own wording already begins "cannot start".
-            Err(ClientError::Spawn(e)) => {
-                anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(argv))
-            }
-            Err(e) => anyhow::bail!("cannot start the engine `{}`: {e}", shown_command(argv)),
-        };
-        if let Some(flag) = &self.cancel {
-            link.process().set_cancel(flag.clone());
-        }
-        // The wait covers the thinking time asked for, on top of the timeout.
-        let timeout = self.timeout + Duration::from_millis(self.movetime.unwrap_or(0));
-        let mut seat = EngineSeat::new(Box::new(link), timeout);
-        let name = match seat.first_contact(self.startup_timeout) {
-            Ok(name) => name,
-            Err(fault) => anyhow::bail!("the engine `{}` {fault}", shown_command(argv)),
-        };
-        if let (SeatSpec::Engine(_), Some(ms)) = (spec, self.movetime) {
-            // Not every engine has this option; one that refuses it plays at
-            // its own pace.
-            let _ = seat.set_option("movetime", &ms.to_string());
-        }
-        Ok((seat, name))
-    }
-}
-
-/// An engine command line as it could be typed again, safe to print.
-fn shown_command(argv: &[String]) -> String {
-    super::console::printable(&join_words(argv))
-}
-
-/// A short name for an engine command: its script or program file name.
-fn program_name(argv: &[String]) -> String {
-    let interpreters = ["python", "python3", "node", "ruby", "perl", "sh", "bash"];
-    let word = match argv {
-        [first, second, ..] if interpreters.contains(&base(first).as_str()) => second,
-        [first, ..] => first,
-        [] => return "engine".to_string(),
-    };
-    super::console::quoted(&base(word))
-}
-
-fn base(path: &str) -> String {
-    std::path::Path::new(path)
-        .file_name()
-        .map_or_else(|| path.to_string(), |n| n.to_string_lossy().into_owned())
 }

@@ -1,39 +1,9 @@
 //! What a game is set up with: the board and who plays each side, whether it
 //! came from flags or from the menu.
 
-use crate::bots::BotKind;
+use crate::client::SeatSpec;
 use crate::rules::{Geometry, Player, Rule};
 use std::fmt;
-
-/// Who plays one side.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum SeatSpec {
-    /// A person at the keyboard.
-    Human,
-    /// A bot of the `kinrow` engine (this very binary, started as a child).
-    Bot(BotKind),
-    /// Any engine program, as an argument vector (never run through a
-    /// shell), in the protocol it speaks.
-    Engine(crate::client::EngineCommand),
-}
-
-impl SeatSpec {
-    /// Whether a person plays this side.
-    pub fn is_human(&self) -> bool {
-        matches!(self, SeatSpec::Human)
-    }
-
-    /// Parses `--x`/`--o`: `human` or the name of a bot.
-    pub fn parse_player(s: &str) -> Result<SeatSpec, String> {
-        match s {
-            "human" | "person" => Ok(SeatSpec::Human),
-            _ => s
-                .parse::<BotKind>()
-                .map(SeatSpec::Bot)
-                .map_err(|e| format!("{e}, or human")),
-        }
-    }
-}
 
 /// A complete game setup.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,17 +81,6 @@ impl fmt::Display for Describe {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn player_names() {
-        assert_eq!(SeatSpec::parse_player("human"), Ok(SeatSpec::Human));
-        assert_eq!(
-            SeatSpec::parse_player("minimax"),
-            Ok(SeatSpec::Bot(BotKind::Minimax))
-        );
-        let err = SeatSpec::parse_player("stockfish").unwrap_err();
-        assert!(err.contains("random, blocking, minimax, mcts"), "{err}");
-    }
 
     #[test]
     fn presets_are_the_classics() {

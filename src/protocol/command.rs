@@ -1,7 +1,14 @@
-//! One request line parsed, in one place, into a typed [`Command`].
+//! One request line parsed, in one place, into a typed [`Command`], and
+//! written back: each [`Command`] and [`Request`] has a `Display` that writes
+//! its wire form, which parses back to the same value (as shakmaty pairs
+//! `FromStr` with `Display`), so clients build requests as values.
 
 use super::error::{ErrorKind, ProtocolError};
-use crate::rules::{clip, parse_coordinate, Rule};
+use super::names::{CommandNames, GTP_ADMIN};
+use crate::cli::{self, BadSeconds, SecondsRange};
+use crate::rules::{clip, parse_coordinate, Cell, Geometry, Rule};
+use std::fmt;
+use std::str::FromStr;
 use std::time::Duration;
 
 /// The shape asked for by `newgame ROWS COLS K [RULE]` (checked by the engine).
@@ -14,12 +21,34 @@ pub struct Shape {
     pub rule: Option<Rule>,
 }
 
+impl From<Geometry> for Shape {
+    /// The whole shape of `geometry`, its rule included.
+    fn from(g: Geometry) -> Shape {
+        Shape {
+            rows: g.rows() as u32,
+            cols: g.cols() as u32,
+            k: g.k() as u32,
+            rule: Some(g.rule()),
+        }
+    }
+}
+
 /// A protocol command with its arguments.
+///
+/// `Display` writes the wire form (`newgame 15 15 5 free`, `move 8 8`,
+/// `solve 2.5`) and [`Command::parse`] (or `FromStr`) reads it back to the
+/// same value. That holds for every value the parser yields: words without
+/// blanks, `#` or control characters (option names and values, a
+/// `known_command` name), coordinates up to 999,999,999 (longer numbers
+/// read as `u32::MAX`, too large for any board) and seconds from 0 to a
+/// day. The constructors ([`Command::play`], [`Command::new_game`],
+/// [`Command::set`], …) build only such values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     /// `newgame [ROWS COLS K [free|exact]]`
     NewGame(Option<Shape>),
-    /// `move R C`, 1-based; range is checked against the board.
+    /// `move R C`, 1-based: only syntax, so an off-board `move 99 99` is a
+    /// command, refused by the engine against its board.
     Move { row: u32, col: u32 },
     /// `genmove`
     GenMove,
@@ -54,24 +83,72 @@ pub enum Command {
 
 impl Command {
     /// Every command name, in the order `list_commands` gives them.
-    pub const NAMES: [&'static str; 16] = [
-        "newgame",
-        "move",
-        "genmove",
-        "show",
-        "status",
-        "undo",
-        "legal",
-        "set",
-        "protocol_version",
-        "name",
-        "version",
-        "known_command",
-        "list_commands",
-        "quit",
-        "solve",
-        "analyze",
-    ];
+    pub const NAMES: CommandNames = CommandNames::new(&[
+        &[
+            "newgame", "move", "genmove", "show", "status", "undo", "legal", "set",
+        ],
+        GTP_ADMIN,
+        &["solve", "analyze"],
+    ]);
+
+    /// `newgame ROWS COLS K RULE`: an empty board of `geometry`.
+    pub fn new_game(geometry: Geometry) -> Command {
+        Command::NewGame(Some(Shape::from(geometry)))
+    }
+
+    /// `move R C` for `cell`.
+    pub fn play(cell: Cell) -> Command {
+        Command::Move {
+            row: u32::from(cell.row) + 1,
+            col: u32::from(cell.col) + 1,
+        }
+    }
+
+    /// `set NAME VALUE`; `value` is written as `Display` writes it (a word:
+    /// a number, a bot's name, `on`).
+    pub fn set(name: &str, value: impl fmt::Display) -> Command {
+        Command::Set {
+            name: name.to_string(),
+            value: value.to_string(),
+        }
+    }
+
+    /// `set seed SEED`.
+    pub fn set_seed(seed: u64) -> Command {
+        Command::set("seed", seed)
+    }
+
+    /// `set movetime MS` (whole milliseconds).
+    pub fn set_movetime(movetime: Duration) -> Command {
+        Command::set("movetime", movetime.as_millis())
+    }
+
+    /// `set timeleft MS` (whole milliseconds).
+    pub fn set_time_left(left: Duration) -> Command {
+        Command::set("timeleft", left.as_millis())
+    }
+
+    /// The command's name, the first word of its wire form.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::NewGame(_) => "newgame",
+            Command::Move { .. } => "move",
+            Command::GenMove => "genmove",
+            Command::Show => "show",
+            Command::Status => "status",
+            Command::Undo => "undo",
+            Command::Legal => "legal",
+            Command::Set { .. } => "set",
+            Command::ProtocolVersion => "protocol_version",
+            Command::Name => "name",
+            Command::Version => "version",
+            Command::KnownCommand(_) => "known_command",
+            Command::ListCommands => "list_commands",
+            Command::Quit => "quit",
+            Command::Solve(_) => "solve",
+            Command::Analyze(_) => "analyze",
+        }
+    }
 
     /// Parses a command name and its arguments.
     pub fn parse(name: &str, args: &[&str]) -> Result<Command, ProtocolError> {
@@ -122,48 +199,57 @@ impl Command {
                     Command::Analyze(limit)
                 }
             }
-            _ => {
-                let cmd = match name {
-                    "genmove" => Command::GenMove,
-                    "show" => Command::Show,
-                    "status" => Command::Status,
-                    "undo" => Command::Undo,
-                    "legal" => Command::Legal,
-                    "protocol_version" => Command::ProtocolVersion,
-                    "name" => Command::Name,
-                    "version" => Command::Version,
-                    "list_commands" => Command::ListCommands,
-                    "quit" => Command::Quit,
-                    _ => {
-                        return Err(ProtocolError::new(
-                            ErrorKind::UnknownCommand,
-                            format!("'{}'", clip(name)),
-                        ))
-                    }
-                };
-                arity(0, name)?;
-                cmd
-            }
+            _ => without_arguments(
+                name,
+                args,
+                match name {
+                    "genmove" => Some(Command::GenMove),
+                    "show" => Some(Command::Show),
+                    "status" => Some(Command::Status),
+                    "undo" => Some(Command::Undo),
+                    "legal" => Some(Command::Legal),
+                    "protocol_version" => Some(Command::ProtocolVersion),
+                    "name" => Some(Command::Name),
+                    "version" => Some(Command::Version),
+                    "list_commands" => Some(Command::ListCommands),
+                    "quit" => Some(Command::Quit),
+                    _ => None,
+                },
+            )?,
         };
         Ok(cmd)
     }
 }
 
-/// Longest time limit `solve` and `analyze` take: a day.
-const MAX_SECONDS: f64 = 86_400.0;
-
-/// A time limit in seconds (fractions allowed; 0 means none).
-fn parse_seconds(s: &str) -> Result<Duration, ProtocolError> {
-    match s.parse::<f64>() {
-        Ok(v) if (0.0..=MAX_SECONDS).contains(&v) => Ok(Duration::from_secs_f64(v)),
-        _ => Err(ProtocolError::new(
+/// A command that takes no arguments, once a dialect has looked its name up
+/// (`None`: a name it does not know, refused before the arguments count).
+/// Shared by every GTP-framed dialect.
+pub fn without_arguments<C>(
+    name: &str,
+    args: &[&str],
+    command: Option<C>,
+) -> Result<C, ProtocolError> {
+    let Some(command) = command else {
+        return Err(ProtocolError::new(
+            ErrorKind::UnknownCommand,
+            format!("'{}'", clip(name)),
+        ));
+    };
+    if !args.is_empty() {
+        return Err(ProtocolError::new(
             ErrorKind::Syntax,
-            format!(
-                "'{}' is not a number of seconds from 0 to {MAX_SECONDS}",
-                clip(s)
-            ),
-        )),
+            format!("usage: {name}"),
+        ));
     }
+    Ok(command)
+}
+
+/// A time limit in seconds (fractions allowed; 0 means none), up to a day.
+fn parse_seconds(s: &str) -> Result<Duration, ProtocolError> {
+    cli::parse_seconds(s, SecondsRange::REQUEST).map_err(|e| {
+        let clipped = BadSeconds { text: clip(s), ..e };
+        ProtocolError::new(ErrorKind::Syntax, clipped.to_string())
+    })
 }
 
 fn parse_shape(args: &[&str]) -> Result<Option<Shape>, ProtocolError> {
@@ -186,11 +272,112 @@ fn parse_shape(args: &[&str]) -> Result<Option<Shape>, ProtocolError> {
     }))
 }
 
+impl fmt::Display for Command {
+    /// The wire form, without the line end.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())?;
+        match self {
+            Command::NewGame(Some(shape)) => {
+                write!(f, " {} {} {}", shape.rows, shape.cols, shape.k)?;
+                match shape.rule {
+                    Some(rule) => write!(f, " {rule}"),
+                    None => Ok(()),
+                }
+            }
+            Command::Move { row, col } => write!(f, " {row} {col}"),
+            Command::Set { name, value } => write!(f, " {name} {value}"),
+            Command::KnownCommand(name) => write!(f, " {name}"),
+            Command::Solve(Some(limit)) | Command::Analyze(Some(limit)) => {
+                write!(f, " {}", Seconds(*limit))
+            }
+            _ => Ok(()),
+        }
+    }
+}
+
+impl FromStr for Command {
+    type Err = ProtocolError;
+    /// A command without an id, cleaned as a line is (see [`preprocess`]);
+    /// a blank line is a syntax error. [`Request`] reads a whole line.
+    fn from_str(s: &str) -> Result<Command, ProtocolError> {
+        let line = preprocess(s.as_bytes());
+        let mut words = line.split(' ').filter(|w| !w.is_empty());
+        let name = words.next().ok_or_else(no_command)?;
+        let args: Vec<&str> = words.collect();
+        Command::parse(name, &args)
+    }
+}
+
+/// What a blank line is, where a command must be.
+fn no_command() -> ProtocolError {
+    ProtocolError::new(ErrorKind::Syntax, "missing command")
+}
+
+/// A time limit written as `parse_seconds` reads it back exactly: whole
+/// seconds, then the nanoseconds without trailing zeros (`2.5`, `0`).
+struct Seconds(Duration);
+
+impl fmt::Display for Seconds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (secs, nanos) = (self.0.as_secs(), self.0.subsec_nanos());
+        if nanos == 0 {
+            return write!(f, "{secs}");
+        }
+        let fraction = format!("{nanos:09}");
+        write!(f, "{secs}.{}", fraction.trim_end_matches('0'))
+    }
+}
+
 /// A request: an optional numeric id and a command.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub id: Option<u64>,
     pub command: Command,
+}
+
+impl Request {
+    /// A request without an id.
+    pub fn new(command: Command) -> Request {
+        Request { id: None, command }
+    }
+
+    /// A request with the id `id` (answered `=id …`); the protocol reads
+    /// ids of up to 18 digits.
+    pub fn with_id(id: u64, command: Command) -> Request {
+        Request {
+            id: Some(id),
+            command,
+        }
+    }
+}
+
+impl From<Command> for Request {
+    fn from(command: Command) -> Request {
+        Request::new(command)
+    }
+}
+
+impl fmt::Display for Request {
+    /// The request line, without its line end: `[id ]command`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(id) = self.id {
+            write!(f, "{id} ")?;
+        }
+        write!(f, "{}", self.command)
+    }
+}
+
+impl FromStr for Request {
+    type Err = ProtocolError;
+    /// One request line (as [`parse_line`] reads it); a blank or
+    /// comment-only line, which asks nothing, is a syntax error here.
+    fn from_str(s: &str) -> Result<Request, ProtocolError> {
+        match parse_line(s.as_bytes()) {
+            Parsed::Request(request) => Ok(request),
+            Parsed::Error(_, e) => Err(e),
+            Parsed::Nothing => Err(no_command()),
+        }
+    }
 }
 
 /// What one input line amounts to.
@@ -247,7 +434,7 @@ pub fn split_request(line: &str) -> Result<Option<SplitRequest<'_>>, (Option<u64
         match words.next() {
             Some(name) => (id, name),
             None => {
-                let e = ProtocolError::new(ErrorKind::Syntax, "missing command".to_string());
+                let e = no_command();
                 return Err((id, e));
             }
         }
@@ -273,6 +460,7 @@ pub fn parse_line(raw: &[u8]) -> Parsed {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rand::{Rng, SeedableRng};
 
     fn req(line: &str) -> Parsed {
         parse_line(line.as_bytes())
@@ -371,5 +559,186 @@ mod tests {
             })
         ));
         assert!(matches!(req(&digits), Parsed::Error(None, _)));
+    }
+
+    /// One command of every kind, in `list_commands` order, each with the
+    /// values that are hard to write back: the extremes the parser yields,
+    /// option words with odd characters, seconds a float can't hold.
+    fn every_kind() -> Vec<Command> {
+        let mut all = Vec::new();
+        all.push(Command::NewGame(None));
+        for (rows, cols, k) in [(3, 3, 3), (1, 32, 1), (0, u32::MAX, 999_999_999)] {
+            for rule in [None, Some(Rule::Free), Some(Rule::Exact)] {
+                let shape = Shape {
+                    rows,
+                    cols,
+                    k,
+                    rule,
+                };
+                all.push(Command::NewGame(Some(shape)));
+            }
+        }
+        let coordinates = [0, 1, 9, 32, 99, 999_999_999, u32::MAX];
+        for row in coordinates {
+            for col in coordinates {
+                all.push(Command::Move { row, col });
+            }
+        }
+        all.extend([
+            Command::GenMove,
+            Command::Show,
+            Command::Status,
+            Command::Undo,
+            Command::Legal,
+        ]);
+        let words = [
+            "seed",
+            "0",
+            "18446744073709551615",
+            "minimax",
+            "0.25",
+            "-1",
+            "on",
+            "é",
+            "x=y,z",
+            "1e9",
+            "NaN",
+            "timeleft",
+        ];
+        for name in words {
+            for value in words {
+                all.push(Command::set(name, value));
+            }
+        }
+        all.extend([Command::ProtocolVersion, Command::Name, Command::Version]);
+        all.extend(words.map(|w| Command::KnownCommand(w.to_string())));
+        all.extend([Command::ListCommands, Command::Quit]);
+        let limits = [
+            None,
+            Some(Duration::ZERO),
+            Some(Duration::from_nanos(1)),
+            Some(Duration::from_millis(100)),
+            Some(Duration::from_millis(2500)),
+            Some(Duration::from_secs_f64(0.3)),
+            Some(Duration::from_secs_f64(1.0 / 3.0)),
+            Some(Duration::from_nanos(86_399_999_999_999)),
+            Some(Duration::from_secs(86_400)),
+        ];
+        all.extend(limits.map(Command::Solve));
+        all.extend(limits.map(Command::Analyze));
+        all
+    }
+
+    #[test]
+    fn every_command_writes_its_wire_form_and_reads_back() {
+        let all = every_kind();
+        let mut kinds: Vec<&str> = all.iter().map(Command::name).collect();
+        kinds.dedup();
+        assert_eq!(kinds, Command::NAMES.iter().collect::<Vec<_>>());
+        for command in all {
+            let line = command.to_string();
+            assert_eq!(line.parse::<Command>(), Ok(command.clone()), "{line}");
+            assert!(line.starts_with(command.name()), "{line}");
+            for id in [None, Some(0), Some(7), Some(999_999_999_999_999_999)] {
+                let request = Request {
+                    id,
+                    command: command.clone(),
+                };
+                let line = request.to_string();
+                assert_eq!(line.parse::<Request>(), Ok(request.clone()), "{line}");
+                assert_eq!(req(&line), Parsed::Request(request), "{line}");
+            }
+        }
+    }
+
+    #[test]
+    fn seconds_read_back_to_the_nanosecond() {
+        let mut rng = rand::rngs::SmallRng::seed_from_u64(1);
+        for _ in 0..100_000 {
+            let limit = Duration::from_nanos(rng.random_range(0..=86_400_000_000_000));
+            let command = Command::Analyze(Some(limit));
+            assert_eq!(command.to_string().parse::<Command>(), Ok(command));
+        }
+        // Whatever text the parser took, the value it made writes back.
+        for text in ["0.1", "1e-9", "3.000", "86399.9999999999", "0.0000000004"] {
+            let Ok(command) = format!("solve {text}").parse::<Command>() else {
+                panic!("{text}")
+            };
+            assert_eq!(command.to_string().parse::<Command>(), Ok(command));
+        }
+        assert_eq!(
+            Command::Solve(Some(Duration::from_millis(2500))).to_string(),
+            "solve 2.5"
+        );
+        assert_eq!(
+            Command::Analyze(Some(Duration::ZERO)).to_string(),
+            "analyze 0"
+        );
+    }
+
+    #[test]
+    fn lines_read_into_values_that_write_the_plain_form() {
+        for (line, plain) in [
+            ("  7\tmove  02 3 # a comment", "7 move 2 3"),
+            ("newgame 15 15 5", "newgame 15 15 5"),
+            ("newgame 0015 15 5 exact", "newgame 15 15 5 exact"),
+            ("set   depth\t3", "set depth 3"),
+            ("solve 2.50", "solve 2.5"),
+            ("analyze 1e1", "analyze 10"),
+            ("move 99999999999 1", "move 4294967295 1"),
+            ("list_commands\r", "list_commands"),
+        ] {
+            let Parsed::Request(request) = req(line) else {
+                panic!("{line}")
+            };
+            assert_eq!(request.to_string(), plain);
+        }
+        // Without an id, a number is no command; nor is a blank line.
+        assert_eq!(
+            "7 genmove".parse::<Command>().map_err(|e| e.kind),
+            Err(ErrorKind::UnknownCommand)
+        );
+        for blank in ["", "  # nothing"] {
+            assert_eq!(blank.parse::<Command>(), Err(no_command()));
+            assert_eq!(blank.parse::<Request>(), Err(no_command()));
+        }
+        assert_eq!(
+            "3 move 1".parse::<Request>().map_err(|e| e.kind),
+            Err(ErrorKind::Syntax)
+        );
+    }
+
+    #[test]
+    fn constructors_write_what_clients_send() {
+        let gomoku = Geometry::new(15, 15, 5, Rule::Free).unwrap();
+        let lines = [
+            Command::new_game(gomoku),
+            Command::new_game(Geometry::new(4, 7, 3, Rule::Exact).unwrap()),
+            Command::set_seed(u64::MAX),
+            Command::set_movetime(Duration::from_micros(250_900)),
+            Command::set_time_left(Duration::ZERO),
+            Command::set("bot", crate::bots::BotKind::Mcts),
+            Command::play(Cell::new(7, 7)),
+            Command::play(Cell::new(0, 31)),
+        ]
+        .map(|c| c.to_string());
+        assert_eq!(
+            lines,
+            [
+                "newgame 15 15 5 free",
+                "newgame 4 7 3 exact",
+                "set seed 18446744073709551615",
+                "set movetime 250",
+                "set timeleft 0",
+                "set bot mcts",
+                "move 8 8",
+                "move 1 32",
+            ]
+        );
+        assert_eq!(
+            Request::with_id(3, Command::GenMove).to_string(),
+            "3 genmove"
+        );
+        assert_eq!(Request::from(Command::Quit), Request::new(Command::Quit));
     }
 }

@@ -11,6 +11,7 @@ pub enum ErrorKind {
     UnacceptableSize,
     CannotUndo,
     GameOver,
+    CannotScore,
     InvalidOption,
 }
 
@@ -24,6 +25,7 @@ impl ErrorKind {
             ErrorKind::UnacceptableSize => "unacceptable size",
             ErrorKind::CannotUndo => "cannot undo",
             ErrorKind::GameOver => "game over",
+            ErrorKind::CannotScore => "cannot score",
             ErrorKind::InvalidOption => "invalid option",
         }
     }

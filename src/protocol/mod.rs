@@ -1,40 +1,28 @@
-//! The engine protocol: GTP framing around k-in-a-row commands.
+//! The wire vocabularies, which the engine side ([`crate::engine`]) and the
+//! client side ([`crate::client`], the referee, the front ends) both speak:
 //!
-//! Requests are parsed in one place ([`parse_line`]) into a typed [`Command`];
-//! the [`Engine`] answers them over any reader and writer, so transcripts can
-//! be tested in process.
+//! - kinrow's own protocol, GTP framing around k-in-a-row commands: each
+//!   request line parsed in one place ([`parse_line`]) into a typed
+//!   [`Command`] that writes its wire form back (`Display`); answers framed
+//!   by [`write_response`]; failures typed ([`ProtocolError`]);
+//! - [`gomocup`]: the Gomocup brain protocol, both ways;
+//! - [`gtp`]: GTP with GoGui's rules commands;
+//! - the bounded line reader ([`read_line_bounded`]) every reader of lines
+//!   uses, so no input holds an unbounded line in memory.
 
 mod command;
-mod engine;
 mod error;
+pub mod gomocup;
+pub mod gtp;
+mod names;
 mod reader;
-mod serve;
+mod response;
 
 pub use command::{
-    parse_line, preprocess, split_request, Command, Parsed, Request, Shape, SplitRequest,
+    parse_line, preprocess, split_request, without_arguments, Command, Parsed, Request, Shape,
+    SplitRequest,
 };
-pub use engine::{Engine, EngineConfig};
 pub use error::{ErrorKind, ProtocolError};
+pub use names::{CommandNames, GTP_ADMIN};
 pub use reader::{read_line_bounded, read_line_ending, LineRead, MAX_LINE};
-pub use serve::{serve_lines, Flow};
-
-/// Writes one response: `=[id] result` or `?[id] message`, then an empty line.
-/// A result that starts on its own line (like `show`'s board) follows the `=`
-/// directly.
-pub fn write_response<W: std::io::Write, E: std::fmt::Display>(
-    out: &mut W,
-    id: Option<u64>,
-    result: &Result<String, E>,
-) -> std::io::Result<()> {
-    let (mark, text) = match result {
-        Ok(text) => ('=', std::borrow::Cow::Borrowed(text.as_str())),
-        Err(e) => ('?', std::borrow::Cow::Owned(e.to_string())),
-    };
-    let id = id.map(|i| i.to_string()).unwrap_or_default();
-    let sep = if text.is_empty() || text.starts_with('\n') {
-        ""
-    } else {
-        " "
-    };
-    write!(out, "{mark}{id}{sep}{text}\n\n")
-}
+pub use response::{write_response, MoveReply};

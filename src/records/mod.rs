@@ -6,15 +6,14 @@
 //! - [`psq`]: the writer and reader of Piskvork's format.
 //!
 //! Where the games come from: the referee (`--sgf-dir`, and `kinrow convert`
-//! over `--games-out` records) and `kinrow play` (saving the game just
-//! played).
+//! over `--games-out` records, both in `crate::referee::convert`) and
+//! `kinrow play` (saving the game just played). A format knows the rules
+//! and nothing else.
 
 pub mod psq;
 pub mod sgf;
 
-use crate::referee::game::Reason;
-use crate::referee::records::GameRecord;
-use crate::rules::{Board, Cell, Geometry, Player, Rule};
+use crate::rules::{Board, Cell, Geometry, Player};
 use std::fmt;
 
 /// How a recorded game ended.
@@ -72,61 +71,6 @@ impl RecordedGame {
                 .map_err(|e| RecordError(format!("move {}: {e}", i + 1)))?;
         }
         Ok(board)
-    }
-
-    /// A game of the referee's `--games-out` records. Records written before
-    /// they carried the board take `fallback`.
-    pub fn from_referee(
-        record: &GameRecord,
-        fallback: Option<Geometry>,
-    ) -> Result<RecordedGame, RecordError> {
-        let geometry = match &record.board {
-            Some(b) => {
-                let rule: Rule = b
-                    .rule
-                    .parse()
-                    .map_err(|e| RecordError(format!("game {}: {e}", record.game)))?;
-                Geometry::new(b.rows as u32, b.cols as u32, b.k as u32, rule)
-                    .map_err(|e| RecordError(format!("game {}: {e}", record.game)))?
-            }
-            None => fallback.ok_or_else(|| {
-                RecordError(format!(
-                    "game {}: the record does not say its board (an older referee): give --board, --k and --rule",
-                    record.game
-                ))
-            })?,
-        };
-        let cell = |&[r, c]: &[u32; 2]| {
-            Cell::from_one_based(r, c)
-                .ok_or_else(|| RecordError(format!("game {}: no cell {r} {c}", record.game)))
-        };
-        let mut moves = Vec::with_capacity(record.opening.len() + record.moves.len());
-        for m in record.opening.iter().chain(&record.moves) {
-            moves.push(cell(m)?);
-        }
-        let winner = record.result.winner();
-        let ending = match (record.reason, winner) {
-            (Reason::Win, Some(w)) => Ending::Win(w),
-            (Reason::Draw, _) => Ending::Draw,
-            (reason, Some(w)) if reason.is_fault() => Ending::Forfeit {
-                winner: w,
-                reason: reason.name().to_string(),
-                detail: record.detail.clone(),
-            },
-            _ => Ending::Unfinished,
-        };
-        let game = RecordedGame {
-            geometry,
-            x: record.x.clone(),
-            o: record.o.clone(),
-            moves,
-            opening: record.opening.len(),
-            ending,
-            title: Some(format!("game {}", record.game)),
-        };
-        game.replay()
-            .map_err(|e| RecordError(format!("game {}: {e}", record.game)))?;
-        Ok(game)
     }
 
     /// The file name stem the referee and `kinrow convert` give a game:
@@ -190,36 +134,4 @@ impl std::str::FromStr for Format {
             _ => Err(format!("'{s}' is not a record format (sgf, psq)")),
         }
     }
-}
-
-/// `kinrow convert`: writes every game of a referee's `--games-out` file
-/// (JSON lines) into `out_dir`, one file per game named by
-/// [`RecordedGame::file_stem`]; records without their board take
-/// `fallback`. Returns how many files were written.
-pub fn convert_games(
-    games_out: &std::path::Path,
-    format: Format,
-    out_dir: &std::path::Path,
-    fallback: Option<Geometry>,
-) -> anyhow::Result<usize> {
-    use anyhow::Context;
-    std::fs::metadata(games_out).with_context(|| format!("cannot read {}", games_out.display()))?;
-    let past = crate::referee::PastGames::read(games_out, crate::referee::files::MAX_RECORDS_FILE)?;
-    std::fs::create_dir_all(out_dir)
-        .with_context(|| format!("cannot create {}", out_dir.display()))?;
-    let mut written = 0;
-    for (line, record) in &past.records {
-        let game = RecordedGame::from_referee(record, fallback)
-            .with_context(|| format!("{} line {line}", games_out.display()))?;
-        let name = format!(
-            "{}.{}",
-            RecordedGame::file_stem(record.game, &record.x, &record.o),
-            format.extension()
-        );
-        let path = out_dir.join(name);
-        std::fs::write(&path, format.write(&game))
-            .with_context(|| format!("cannot write {}", path.display()))?;
-        written += 1;
-    }
-    Ok(written)
 }

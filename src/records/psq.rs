@@ -59,27 +59,37 @@ pub fn read(text: &str, k: u32, rule: Rule) -> Result<RecordedGame, RecordError>
     );
     let geometry = Geometry::new(rows, cols, k, rule).map_err(|e| RecordError(e.to_string()))?;
     let mut moves = Vec::new();
-    let mut rest: Vec<&str> = Vec::new();
-    for line in lines.by_ref() {
-        let fields: Vec<&str> = line.split(',').collect();
-        let numbers: Option<Vec<u32>> = fields.iter().map(|f| f.trim().parse().ok()).collect();
-        match numbers.as_deref() {
-            Some([x, y] | [x, y, _]) if *x >= 1 && *y >= 1 => {
-                let cell = Cell::from_one_based(*y, *x)
-                    .ok_or_else(|| RecordError(format!("no point {x},{y}")))?;
-                moves.push(cell);
-            }
-            _ => {
-                rest.push(line);
-                break;
-            }
+    // After the moves: the players' names and the end code, or nothing.
+    let mut trailer: Vec<&str> = Vec::new();
+    for (n, line) in lines.enumerate() {
+        let number = n + 2;
+        let starts_a_move = line.contains(',')
+            && line
+                .split(',')
+                .next()
+                .is_some_and(|f| f.trim().parse::<i64>().is_ok());
+        if trailer.is_empty() && starts_a_move {
+            moves.push(move_at(line, number)?);
+        } else if !line.is_empty() && trailer.len() <= 3 {
+            trailer.push(line);
         }
     }
-    rest.extend(lines);
+    let (x, o) = match trailer.as_slice() {
+        [] => ("", ""),
+        [code] if is_code(code) => ("", ""),
+        [x, o, code] if is_code(code) => (*x, *o),
+        _ => {
+            return Err(RecordError(format!(
+                "after the moves a record has the two players' names and an end code, \
+                 not '{}'",
+                crate::rules::clip(&trailer.join(" | "))
+            )))
+        }
+    };
     let mut game = RecordedGame {
         geometry,
-        x: rest.first().map_or_else(String::new, |s| s.to_string()),
-        o: rest.get(1).map_or_else(String::new, |s| s.to_string()),
+        x: x.to_string(),
+        o: o.to_string(),
         moves,
         opening: 0,
         ending: Ending::Unfinished,
@@ -92,6 +102,30 @@ pub fn read(text: &str, k: u32, rule: Rule) -> Result<RecordedGame, RecordError>
         None => Ending::Unfinished,
     };
     Ok(game)
+}
+
+/// Line `number`, which starts like a move: `X,Y` or `X,Y,MS`, 1-based.
+fn move_at(line: &str, number: usize) -> Result<Cell, RecordError> {
+    let bad = |why: &str| {
+        RecordError(format!(
+            "line {number}: '{}' {why}",
+            crate::rules::clip(line)
+        ))
+    };
+    let fields: Vec<&str> = line.split(',').map(str::trim).collect();
+    let numbers: Option<Vec<u32>> = fields.iter().map(|f| f.parse().ok()).collect();
+    match numbers.as_deref() {
+        Some([x, y] | [x, y, _]) => {
+            Cell::from_one_based(*y, *x).ok_or_else(|| bad("is not a point of the board"))
+        }
+        _ => Err(bad("is not a move (X,Y,MS: numbers from 1)")),
+    }
+}
+
+/// The code that ends a record: 0 or 1 as kinrow writes it (Piskvork writes
+/// other numbers too, -1 among them).
+fn is_code(line: &str) -> bool {
+    line.parse::<i64>().is_ok()
 }
 
 #[cfg(test)]
@@ -133,5 +167,47 @@ mod tests {
         let g = read("Piskvorky 15x15, 11:11, 0\n8,8,120\n", 5, Rule::Free).unwrap();
         assert_eq!(g.moves, [Cell::new(7, 7)]);
         assert_eq!(g.ending, Ending::Unfinished);
+    }
+
+    #[test]
+    fn what_follows_the_moves_is_checked() {
+        let ok = |text: &str| read(text, 5, Rule::Free);
+        let head = "Piskvorky 15x15, 11:11, 0\n";
+        // Piskvork's own trailers: the brains' names and a code (-1 too).
+        let g = ok(&format!(
+            "{head}8,8,0\n9,9,0\npbrain-a.zip\npbrain-b.zip\n-1\n"
+        ))
+        .unwrap();
+        assert_eq!(
+            (g.x.as_str(), g.o.as_str(), g.moves.len()),
+            ("pbrain-a.zip", "pbrain-b.zip", 2)
+        );
+        assert_eq!(ok(&format!("{head}8,8,0\n1\n")).unwrap().moves.len(), 1);
+        assert_eq!(ok(&format!("{head}\n\n")).unwrap().moves.len(), 0);
+        // A broken move is named by its line, not taken as the end of the moves.
+        let e = ok(&format!("{head}8,8,0\n9,x,0\n10,10,0\na\nb\n0\n")).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3: '9,x,0' is not a move (X,Y,MS: numbers from 1)"
+        );
+        let e = ok(&format!("{head}8,8,0\n0,3,0\n")).unwrap_err();
+        assert_eq!(e.to_string(), "line 3: '0,3,0' is not a point of the board");
+        let e = ok(&format!("{head}8,8,0\n20,3,0\n")).unwrap_err();
+        assert!(e.to_string().starts_with("move 2: "), "{e}");
+        // Garbage is not an empty game.
+        for garbage in [
+            "%PDF-1.4\nstream\nxyz\nendstream\n",
+            "a\nb\n",
+            "a\nb\nc\n",
+            "x\n",
+        ] {
+            let e = ok(&format!("{head}{garbage}")).unwrap_err();
+            assert!(
+                e.to_string().starts_with("after the moves"),
+                "{garbage:?}: {e}"
+            );
+        }
+        // Moves after the names are not moves of the game.
+        assert!(ok(&format!("{head}8,8,0\na\nb\n0\n9,9,0\n")).is_err());
     }
 }

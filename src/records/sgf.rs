@@ -156,6 +156,11 @@ impl std::fmt::Display for SgfError {
 }
 impl std::error::Error for SgfError {}
 
+/// The deepest nesting of game trees read: more than one variation a move
+/// on the largest board (32x32), far more than any editor writes. (Deeper
+/// trees are refused: a tree is dropped by recursion, so depth costs stack.)
+pub const MAX_DEPTH: usize = 2048;
+
 struct Parser<'a> {
     text: &'a [u8],
     at: usize,
@@ -194,34 +199,54 @@ impl Parser<'_> {
         }
     }
 
-    /// GameTree = "(" Sequence { GameTree } ")"
+    /// GameTree = "(" Sequence { GameTree } ")", read with a stack of its
+    /// own rather than by recursion: a file of many nested trees must get an
+    /// error, not overflow the stack.
     fn game_tree(&mut self) -> Result<GameTree, SgfError> {
-        self.expect(b'(')?;
-        let mut tree = GameTree::default();
-        if self.peek() != Some(b';') {
-            return self.error("a game tree starts with a node (';')");
+        // The trees opened and not yet closed, innermost last.
+        let mut open: Vec<GameTree> = Vec::new();
+        loop {
+            self.expect(b'(')?;
+            if open.len() == MAX_DEPTH {
+                return self.error(format!("game trees nested deeper than {MAX_DEPTH}"));
+            }
+            let mut tree = GameTree::default();
+            if self.peek() != Some(b';') {
+                return self.error("a game tree starts with a node (';')");
+            }
+            while self.peek() == Some(b';') {
+                tree.nodes.push(self.node()?);
+            }
+            open.push(tree);
+            // Close trees until the next one opens (a variation) or the
+            // outermost is closed.
+            loop {
+                if self.peek() == Some(b'(') {
+                    break;
+                }
+                self.expect(b')')?;
+                let done = open.pop().expect("a tree is open");
+                match open.last_mut() {
+                    Some(parent) => parent.variations.push(done),
+                    None => return Ok(done),
+                }
+            }
         }
-        while self.peek() == Some(b';') {
-            tree.nodes.push(self.node()?);
-        }
-        while self.peek() == Some(b'(') {
-            tree.variations.push(self.game_tree()?);
-        }
-        self.expect(b')')?;
-        Ok(tree)
     }
 
     /// Node = ";" { Property }; Property = PropIdent PropValue { PropValue }
     fn node(&mut self) -> Result<Node, SgfError> {
         self.expect(b';')?;
         let mut node = Node::default();
+        // The property names seen, so a repeat is found in linear time.
+        let mut seen = std::collections::HashSet::new();
         while matches!(self.peek(), Some(b'A'..=b'Z')) {
             let start = self.at;
             while matches!(self.text.get(self.at), Some(b'A'..=b'Z')) {
                 self.at += 1;
             }
             let id = String::from_utf8_lossy(&self.text[start..self.at]).into_owned();
-            if node.properties.iter().any(|(p, _)| *p == id) {
+            if !seen.insert(id.clone()) {
                 self.at = start;
                 return self.error(format!("property {id} twice in one node"));
             }
@@ -469,6 +494,57 @@ mod tests {
         }
         let e = parse("(;GM[4]GM[4])").unwrap_err();
         assert_eq!(e.to_string(), "SGF byte 7: property GM twice in one node");
+    }
+
+    #[test]
+    fn hostile_files_get_errors_in_linear_time() {
+        // Nested trees: refused past the bound, never a stack overflow.
+        let deep = "(;".repeat(100_000);
+        let e = parse(&deep).unwrap_err();
+        assert_eq!(e.what, format!("game trees nested deeper than {MAX_DEPTH}"));
+        let deep_closed = format!("{}{}", "(;".repeat(100_000), ")".repeat(100_000));
+        assert!(parse(&deep_closed).is_err());
+        // As deep as the bound allows is read, and dropped, on a small stack.
+        let ok = format!("{}{}", "(;".repeat(MAX_DEPTH), ")".repeat(MAX_DEPTH));
+        std::thread::Builder::new()
+            .stack_size(256 * 1024)
+            .spawn(move || {
+                let mut tree = &parse(&ok).unwrap()[0];
+                let mut depth = 1;
+                while let Some(t) = tree.variations.first() {
+                    tree = t;
+                    depth += 1;
+                }
+                assert_eq!(depth, MAX_DEPTH);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+        // 200,000 properties in one node (a minute and more when each was
+        // compared with all before it): read, and a repeat still found.
+        let name = |mut i: usize| {
+            let mut s = String::new();
+            loop {
+                s.push((b'A' + (i % 26) as u8) as char);
+                i /= 26;
+                if i == 0 {
+                    break s;
+                }
+            }
+        };
+        let mut text = String::from("(;");
+        for i in 0..200_000 {
+            text.push_str(&name(i));
+            text.push_str("[x]");
+        }
+        assert_eq!(
+            parse(&format!("{text})")).unwrap()[0].nodes[0]
+                .properties
+                .len(),
+            200_000
+        );
+        let e = parse(&format!("{text}B[y])")).unwrap_err();
+        assert_eq!(e.what, "property B twice in one node");
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //! - A directory given as a file, or a file as a directory, is said so.
 
 use anyhow::{bail, Context};
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, ErrorKind};
 use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
@@ -405,11 +405,28 @@ impl RunFiles<'_> {
     }
 }
 
+/// Fails unless `path` can be opened for writing, without changing it: a
+/// file that didn't exist is removed again. So an unwritable `--json` stops
+/// the run before any game rather than after the last one.
+pub fn check_writable(path: &Path) -> anyhow::Result<()> {
+    let existed = std::fs::symlink_metadata(path).is_ok();
+    OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    if !existed {
+        let _ = std::fs::remove_file(path);
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::referee::game::Reason;
-    use crate::referee::records::{
+    use crate::referee::games_out::{
         write_record, GameRecord, GameResult, SkippedLines, TimeUsed, RECORD_SCHEMA,
     };
     use crate::referee::report::BoardInfo;

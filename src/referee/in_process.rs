@@ -4,19 +4,22 @@
 //! Each side is the protocol engine itself ([`Engine`]), called through the
 //! same typed steps its line loop takes for `newgame`, `set seed`, `set
 //! movetime`, `move`, `set timeleft` and `genmove`, in the order an engine
-//! process receives them from [`super::game::play_game`]: the side to move
+//! process receives them from [`super::process::play_game`]: the side to move
 //! first gets its set-up at once, the other side when its first turn comes.
 //! So the same seed plays the same games, move for move, as the process
 //! mode (the bots are seeded per game by `set seed`, and a worker keeps
 //! its engines from game to game as it keeps its processes). The referee
 //! still checks every move on its own board, and every fault an engine
-//! process can make in-process is caught the same way: a refusal, an
-//! illegal move, a reply later than the deadline, and a panic (as a crash).
+//! process can make in-process is caught the same way, with the same
+//! verdicts (`judge`): a refusal, an illegal move, a reply later
+//! than the deadline, and a panic (as a crash).
 
 use super::detail_text;
 use super::game::{Cancelled, GameEnd, GameSetup, Reason};
+use super::judge::{Judge, Reply, Stop};
 use crate::bots::BotKind;
-use crate::protocol::{Engine, EngineConfig, ProtocolError, Shape};
+use crate::engine::{Engine, EngineConfig};
+use crate::protocol::{ProtocolError, Shape};
 use crate::rules::{Board, Cell, Player};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -32,14 +35,14 @@ pub fn engine(bot: BotKind) -> Engine {
 }
 
 /// Calls the engine, a panic becoming a crash with its message.
-fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, (Reason, String)> {
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, Stop> {
     catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let message = payload
             .downcast_ref::<&str>()
             .map(|s| s.to_string())
             .or_else(|| payload.downcast_ref::<String>().cloned())
             .unwrap_or_else(|| "no message".into());
-        (
+        Stop::Fault(
             Reason::Crash,
             format!("the bot panicked: {}", detail_text(&message)),
         )
@@ -52,9 +55,9 @@ fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, (Reason, String)> {
 fn expect_ok(
     step: impl FnOnce() -> Result<String, ProtocolError>,
     what: impl FnOnce() -> String,
-) -> Result<(), (Reason, String)> {
+) -> Result<(), Stop> {
     guarded(step)?.map(drop).map_err(|e| {
-        (
+        Stop::Fault(
             Reason::Refused,
             format!("'{}' refused: {}", what(), detail_text(&e.to_string())),
         )
@@ -63,11 +66,7 @@ fn expect_ok(
 
 /// The set-up of one side: `newgame`, `set seed`, `set movetime`, the
 /// opening.
-fn set_up(
-    engine: &mut Engine,
-    setup: &GameSetup<'_>,
-    side: Player,
-) -> Result<(), (Reason, String)> {
+fn set_up(engine: &mut Engine, setup: &GameSetup<'_>, side: Player) -> Result<(), Stop> {
     let g = setup.geometry;
     let shape = Shape {
         rows: g.rows() as u32,
@@ -91,10 +90,37 @@ fn one_based(cell: Cell) -> (u32, u32) {
     (u32::from(cell.row) + 1, u32::from(cell.col) + 1)
 }
 
+/// One turn's steps: the set-up if it is still due, the opponent's move,
+/// what is left on the clock, and `genmove` (`start`: when the turn began).
+/// A step's own fault (a refusal, a panic) is the outer error; a refused
+/// `genmove` the inner one.
+fn turn(
+    engine: &mut Engine,
+    setup: &GameSetup<'_>,
+    side: Player,
+    pending_setup: &mut bool,
+    told: Option<Cell>,
+    left: Option<Duration>,
+    start: Instant,
+) -> Result<Result<Cell, ProtocolError>, Stop> {
+    if std::mem::take(pending_setup) {
+        set_up(engine, setup, side)?;
+    }
+    if let Some(cell) = told {
+        let (r, c) = one_based(cell);
+        expect_ok(|| engine.play(r, c), || "move".into())?;
+    }
+    if let Some(l) = left {
+        let ms = l.as_millis().min(u128::from(u64::MAX)) as u64;
+        guarded(|| engine.set_time_left(Duration::from_millis(ms)))?;
+    }
+    guarded(|| engine.gen_move_from(start))
+}
+
 /// Plays one game between `engines` (X, O). Faults end it as in the process
 /// mode, with the same reasons and details; a side that panicked is to be
-/// replaced ([`GameEnd::replace`]), as its process would be. Ctrl-C (`cancel`) abandons it between
-/// moves.
+/// replaced ([`GameEnd::replace`]), as its process would be. Ctrl-C
+/// (`cancel`) abandons it between moves.
 ///
 /// `board` is the referee's own board, kept by the caller from game to game
 /// (cleared here, or made anew for another size).
@@ -110,20 +136,11 @@ pub fn play_in_process(
     } else {
         *board = Board::new(setup.geometry);
     }
-    for &cell in setup.opening {
-        // Openings are made legal by the scheduler.
-        if board.try_play(cell).is_err() {
-            break;
-        }
-    }
+    let mut judge = Judge::new(board, setup);
     let mut pending_setup = [true; 2];
-    let mut moves = Vec::with_capacity(setup.geometry.area());
-    let mut time = [Duration::ZERO; 2];
-    let mut clock = [setup.match_time; 2];
-    let mut unseen: [Option<Cell>; 2] = [None, None];
     // The side to move gets its set-up before its first genmove, as the
     // process mode writes it; so does the other side, at its first turn.
-    let first = board.to_move();
+    let first = judge.board().to_move();
     let mut ply_start = Instant::now();
     let mut failed = set_up(engines[first.index()], setup, first)
         .err()
@@ -133,85 +150,58 @@ pub fn play_in_process(
         if let Some(f) = failed.take() {
             break Err(f);
         }
-        if let Some(outcome) = board.outcome() {
+        if let Some(outcome) = judge.board().outcome() {
             break Ok(outcome.winner());
         }
         if cancel.load(Ordering::Relaxed) {
             return Err(Cancelled);
         }
-        let side = board.to_move();
-        let engine = &mut *engines[side.index()];
-        let left = clock[side.index()];
-        let told = unseen[side.index()].take();
+        let side = judge.board().to_move();
+        let left = judge.left(side);
+        let told = judge.take_unseen(side);
         let start = ply_start;
-        let reply = (|| -> Result<Result<Cell, ProtocolError>, (Reason, String)> {
-            if std::mem::take(&mut pending_setup[side.index()]) {
-                set_up(engine, setup, side)?;
-            }
-            if let Some(cell) = told {
-                let (r, c) = one_based(cell);
-                expect_ok(|| engine.play(r, c), || "move".into())?;
-            }
-            if let Some(l) = left {
-                let ms = l.as_millis().min(u128::from(u64::MAX)) as u64;
-                guarded(|| engine.set_time_left(Duration::from_millis(ms)))?;
-            }
-            guarded(|| engine.gen_move_from(start))
-        })();
+        let pending = &mut pending_setup[side.index()];
+        let reply = turn(
+            engines[side.index()],
+            setup,
+            side,
+            pending,
+            told,
+            left,
+            start,
+        );
         // One clock read a ply: this ply's end is the next one's start (the
         // referee's check of the move, a few nanoseconds, counts with the
         // next reply; a read of the clock costs more than the check).
         let now = Instant::now();
         let used = now - start;
         ply_start = now;
-        time[side.index()] += used;
-        if let Some(l) = left {
-            clock[side.index()] = Some(l.saturating_sub(used));
-        }
-        let fault = match reply {
-            Err(fault) => fault,
+        let refusal;
+        let verdict = match reply {
+            // A step's own fault ends the game as that fault, before the
+            // clock is looked at (a process's fault is known only when the
+            // wait, which the clock bounds, ends).
+            Err(stop) => {
+                judge.charge(side, used);
+                Err(stop)
+            }
             // A reply after the deadline is one the process mode would not
             // have waited for.
-            Ok(_) if left.is_some_and(|l| used > l) => (
-                Reason::Timeout,
-                format!(
-                    "lost on time: {:.1} ms used, {:.1} ms were left on its clock",
-                    used.as_secs_f64() * 1e3,
-                    left.unwrap_or_default().as_secs_f64() * 1e3
-                ),
-            ),
-            Ok(_) if used > setup.timeout => (
-                Reason::Timeout,
-                format!(
-                    "no reply within {} ms, the move deadline (--timeout)",
-                    setup.timeout.as_millis()
-                ),
-            ),
-            Ok(Err(e)) => (
-                Reason::Refused,
-                format!("genmove refused: {}", detail_text(&e.to_string())),
-            ),
-            Ok(Ok(cell)) => match board.try_play(cell) {
-                Err(e) => (Reason::Illegal, format!("{cell}: {e}")),
-                Ok(_) => {
-                    moves.push(cell);
-                    unseen[side.other().index()] = Some(cell);
-                    on_move(side, cell);
-                    continue;
-                }
-            },
+            Ok(_) if used > setup.timeout => {
+                let late = Reply::Stopped(Stop::Fault(Reason::Timeout, String::new()));
+                judge.rule(side, late, used, on_move)
+            }
+            Ok(Ok(cell)) => judge.rule(side, Reply::Cell(cell), used, on_move),
+            Ok(Err(e)) => {
+                refusal = e.to_string();
+                judge.rule(side, Reply::Refused(&refusal), used, on_move)
+            }
         };
-        break Err((side, fault));
-    };
-    Ok(match result {
-        Ok(winner) => GameEnd::played_out(winner, moves, time),
-        Err((side, (reason, detail))) => {
+        if let Err(stop) = verdict {
             // The side at fault gets a fresh engine, as a process would be
             // replaced.
-            let mut end = GameEnd::forfeit(side, reason, detail);
-            end.moves = moves;
-            end.time = time;
-            end
+            break Err((side, stop));
         }
-    })
+    };
+    judge.end(result)
 }

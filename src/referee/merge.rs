@@ -10,16 +10,18 @@
 //! ended); no game may appear twice; and games missing from the schedule
 //! are named, and make the merge fail unless `--allow-missing` is given.
 
+use super::files::check_writable;
+use super::games_out::{push_record, GameRecord, PastGames, RunLine};
 use super::openings::{OpeningSource, Openings};
-use super::records::{push_record, GameRecord, PastGames, RunLine};
+use super::report::sprt_status;
 use super::report::{self, RunInfo, Session};
 use super::resume::{self, run_difference, RunContext};
+use super::schedule::Schedule;
 use super::shard::Shard;
 use super::stats::SprtDecision;
-use super::tournament::{check_writable, sprt_status, Schedule};
-use crate::rules::{Geometry, Player, Rule};
+use crate::rules::{Geometry, Rule};
 use anyhow::{bail, Context};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// What to merge and where to.
@@ -109,21 +111,78 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<MergeOutcome> {
     if config.files.is_empty() {
         bail!("nothing to merge: give the --games-out files of the run's shards");
     }
-    let mut roles: Vec<(String, &Path)> = config
-        .files
-        .iter()
-        .map(|f| ("input".to_string(), f.as_path()))
-        .collect();
-    roles.extend(config.json.as_deref().map(|p| ("--json".to_string(), p)));
-    roles.extend(
+    check_outputs(config)?;
+    let pasts = read_inputs(&config.files)?;
+    let reference = one_run(&pasts)?;
+    let geometry = geometry(&reference)?;
+    let games = checked_games(&pasts, &reference, geometry)?;
+    let engines = &reference.engines;
+    let schedule = Schedule::new(engines.len(), reference.games_per_pairing, None);
+    let mut tallies = report::PairingTally::for_pairings(&schedule.pairings);
+    let mut skipped_lines = vec![0u64; engines.len()];
+    resume::count(
+        games.iter().map(|(_, g)| g),
+        &mut tallies,
+        &mut skipped_lines,
+    );
+    let sprt = reference.sprt.map(|test| sprt_status(test, &tallies[0]));
+    let decided = sprt.is_some_and(|s| s.decision != SprtDecision::Continue);
+    // An SPRT that decided ends the run before its schedule: the rest is
+    // not missing.
+    let missing = if decided {
+        Vec::new()
+    } else {
+        missing(&games, schedule.total, &pasts)
+    };
+    if !missing.is_empty() && !config.allow_missing {
+        bail!(
+            "{}; nothing was written (--allow-missing reports the games found)",
+            missing.join("; ")
+        );
+    }
+    let info = RunInfo {
+        seed: reference.seed,
+        geometry,
+        games_per_pairing: reference.games_per_pairing,
+        openings: reference.openings.clone(),
+        session: Session::Merged {
+            files: config.files.len(),
+        },
+        shard: None,
+        run_games: schedule.total,
+        total_games: schedule.total,
+        interrupted: !missing.is_empty(),
+        skipped_lines,
+    };
+    if let Some(path) = &config.json {
+        let summary = report::summary(&info, engines, &tallies, sprt);
+        let text = serde_json::to_string_pretty(&summary)?;
+        std::fs::write(path, text + "\n")
+            .with_context(|| format!("cannot write {}", path.display()))?;
+    }
+    if let Some(path) = &config.games_out {
+        write_records(path, &reference, &games)?;
+    }
+    Ok(MergeOutcome {
+        report: report::text(&info, engines, &tallies, sprt.as_ref()),
+        games: games.len() as u64,
+        total: schedule.total,
+        missing,
+    })
+}
+
+/// The outputs before anything is read: each none of the inputs nor of
+/// the other outputs, no directory, and writable. (An input given twice is
+/// caught later, as games given twice.)
+fn check_outputs(config: &MergeConfig) -> anyhow::Result<()> {
+    let mut outputs: Vec<(String, &Path)> = Vec::new();
+    outputs.extend(config.json.as_deref().map(|p| ("--json".to_string(), p)));
+    outputs.extend(
         config
             .games_out
             .as_deref()
             .map(|p| ("--games-out".to_string(), p)),
     );
-    // An input given twice is caught below as games given twice; an output
-    // must be none of the inputs.
-    let outputs = &roles[config.files.len()..];
     for (i, (role, path)) in outputs.iter().enumerate() {
         let mut pair = vec![(role.clone(), *path)];
         pair.extend(outputs[i + 1..].iter().map(|(r, p)| (r.clone(), *p)));
@@ -137,9 +196,13 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<MergeOutcome> {
         super::files::not_a_directory(role, path)?;
         check_writable(path)?;
     }
+    Ok(())
+}
 
-    let mut pasts = Vec::with_capacity(config.files.len());
-    for path in &config.files {
+/// Every input read, each with its run line before its records.
+fn read_inputs(files: &[PathBuf]) -> anyhow::Result<Vec<PastGames>> {
+    let mut pasts = Vec::with_capacity(files.len());
+    for path in files {
         std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
         let past = PastGames::read(path, super::files::MAX_RECORDS_FILE)?;
         let Some(&(first_run, _)) = past.runs.first() else {
@@ -158,8 +221,14 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<MergeOutcome> {
         }
         pasts.push(past);
     }
-    // The run as the file of the lowest shard gives it (the engines'
-    // commands may differ from machine to machine; the run does not).
+    Ok(pasts)
+}
+
+/// The run all the files are of, as the file of the lowest shard gives it
+/// (the engines' commands may differ from machine to machine; the run does
+/// not); files of another run, or with other games per pairing, are an
+/// error.
+fn one_run(pasts: &[PastGames]) -> anyhow::Result<RunLine> {
     let order = |p: &PastGames| p.run().and_then(|r| r.shard).map_or(0, Shard::index);
     let reference = pasts
         .iter()
@@ -172,7 +241,7 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<MergeOutcome> {
         .find(|p| p.run() == Some(&reference))
         .map(|p| p.path.display().to_string())
         .unwrap_or_default();
-    for past in &pasts {
+    for past in pasts {
         let theirs = past.run().context("no run line")?;
         if let Some(why) = run_difference(theirs, &reference) {
             bail!(
@@ -193,20 +262,23 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<MergeOutcome> {
             );
         }
     }
-    let geometry = geometry(&reference)?;
-    let openings = openings(&reference, geometry)?;
-    let engines = &reference.engines;
+    Ok(reference)
+}
 
-    // Every record checked as --resume checks it, against the shard of its
-    // own file; then no game may come twice across files.
+/// Every record checked as `--resume` checks it, against the shard of its
+/// own file; then no game may come twice across files. In the order of
+/// the schedule.
+fn checked_games(
+    pasts: &[PastGames],
+    reference: &RunLine,
+    geometry: Geometry,
+) -> anyhow::Result<Vec<(GameRecord, resume::PastGame)>> {
+    let openings = openings(reference, geometry)?;
+    let engines = &reference.engines;
     let mut found: HashMap<usize, (usize, usize)> = HashMap::new();
     let mut games: Vec<(GameRecord, resume::PastGame)> = Vec::new();
-    let mut shard_counts: BTreeMap<u32, ()> = BTreeMap::new();
     for (file, past) in pasts.iter().enumerate() {
         let run = past.run().context("no run line")?;
-        if let Some(s) = run.shard {
-            shard_counts.insert(s.count(), ());
-        }
         let schedule = Schedule::new(engines.len(), reference.games_per_pairing, run.shard);
         let context = RunContext {
             geometry,
@@ -233,109 +305,79 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<MergeOutcome> {
         }
     }
     games.sort_by_key(|(r, _)| r.game);
+    Ok(games)
+}
 
-    let schedule = Schedule::new(engines.len(), reference.games_per_pairing, None);
-    let mut tallies: Vec<report::PairingTally> = schedule
-        .pairings
-        .iter()
-        .map(|&(a, b)| report::PairingTally::new(a, b))
-        .collect();
-    let mut skipped_lines = vec![0u64; engines.len()];
-    for (_, g) in &games {
-        let a_side = if g.job.a_is_x { Player::X } else { Player::O };
-        tallies[g.job.pairing].add(g.job.pair, a_side, &g.end);
-        skipped_lines[g.job.x] += g.skipped[0];
-        skipped_lines[g.job.o] += g.skipped[1];
-    }
-    let sprt = reference.sprt.map(|test| sprt_status(test, &tallies[0]));
-    let decided = sprt.is_some_and(|s| s.decision != SprtDecision::Continue);
-    let missing_games: Vec<usize> = (0..schedule.total)
-        .filter(|g| !found.contains_key(g))
-        .collect();
+/// What is missing of the run's `total` games, said for people: the games,
+/// and when the files are shards of one count, each shard's share (empty
+/// when nothing is).
+fn missing(
+    games: &[(GameRecord, resume::PastGame)],
+    total: usize,
+    pasts: &[PastGames],
+) -> Vec<String> {
+    let found: HashSet<usize> = games.iter().map(|(r, _)| r.game).collect();
+    let missing_games: Vec<usize> = (0..total).filter(|g| !found.contains(g)).collect();
     let mut missing = Vec::new();
-    // An SPRT that decided ends the run before its schedule: the rest is
-    // not missing.
-    if !missing_games.is_empty() && !decided {
-        missing.push(format!(
-            "{} of the run's {} games are missing: {}",
-            missing_games.len(),
-            schedule.total,
-            ranges_text(&missing_games, 12)
-        ));
-        if let [count] = shard_counts.keys().copied().collect::<Vec<_>>()[..] {
-            let given: Vec<u32> = pasts
-                .iter()
-                .filter_map(|p| p.run()?.shard.map(Shard::index))
-                .collect();
-            for index in 1..=count {
-                let Ok(shard) = Shard::new(index, count) else {
-                    continue;
-                };
-                let lost = missing_games
-                    .iter()
-                    .filter(|&&g| shard.has_pair(g / 2))
-                    .count();
-                if lost == 0 {
-                    continue;
-                }
-                missing.push(if given.contains(&index) {
-                    format!("shard {shard}: {lost} games missing (resume it to play them)")
-                } else {
-                    format!("shard {shard}: no file given ({lost} games)")
-                });
-            }
-        }
+    if missing_games.is_empty() {
+        return missing;
     }
-    if !missing.is_empty() && !config.allow_missing {
-        bail!(
-            "{}; nothing was written (--allow-missing reports the games found)",
-            missing.join("; ")
-        );
-    }
-
-    let info = RunInfo {
-        seed: reference.seed,
-        geometry,
-        games_per_pairing: reference.games_per_pairing,
-        openings: reference.openings.clone(),
-        session: Session::Merged {
-            files: config.files.len(),
-        },
-        shard: None,
-        run_games: schedule.total,
-        total_games: schedule.total,
-        interrupted: !missing.is_empty(),
-        skipped_lines,
-    };
-    if let Some(path) = &config.json {
-        let summary = report::summary(&info, engines, &tallies, sprt);
-        let text = serde_json::to_string_pretty(&summary)?;
-        std::fs::write(path, text + "\n")
-            .with_context(|| format!("cannot write {}", path.display()))?;
-    }
-    if let Some(path) = &config.games_out {
-        // As one run writes them: its run line, then the records, here in
-        // the order of the schedule.
-        let whole = RunLine {
-            shard: None,
-            ..reference.clone()
-        };
-        let mut text = whole.line().into_bytes();
-        for (record, _) in &games {
-            let record = GameRecord {
-                shard: None,
-                ..record.clone()
+    missing.push(format!(
+        "{} of the run's {} games are missing: {}",
+        missing_games.len(),
+        total,
+        ranges_text(&missing_games, 12)
+    ));
+    let counts: BTreeSet<u32> = pasts
+        .iter()
+        .filter_map(|p| p.run()?.shard.map(Shard::count))
+        .collect();
+    if let [count] = counts.into_iter().collect::<Vec<_>>()[..] {
+        let given: Vec<u32> = pasts
+            .iter()
+            .filter_map(|p| p.run()?.shard.map(Shard::index))
+            .collect();
+        for index in 1..=count {
+            let Ok(shard) = Shard::new(index, count) else {
+                continue;
             };
-            push_record(&mut text, &record);
+            let lost = missing_games
+                .iter()
+                .filter(|&&g| shard.has_pair(g / 2))
+                .count();
+            if lost == 0 {
+                continue;
+            }
+            missing.push(if given.contains(&index) {
+                format!("shard {shard}: {lost} games missing (resume it to play them)")
+            } else {
+                format!("shard {shard}: no file given ({lost} games)")
+            });
         }
-        std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))?;
     }
-    Ok(MergeOutcome {
-        report: report::text(&info, engines, &tallies, sprt.as_ref()),
-        games: games.len() as u64,
-        total: schedule.total,
-        missing,
-    })
+    missing
+}
+
+/// The merged records, as one run writes them: its run line, then the
+/// records, here in the order of the schedule.
+fn write_records(
+    path: &Path,
+    reference: &RunLine,
+    games: &[(GameRecord, resume::PastGame)],
+) -> anyhow::Result<()> {
+    let whole = RunLine {
+        shard: None,
+        ..reference.clone()
+    };
+    let mut text = whole.line().into_bytes();
+    for (record, _) in games {
+        let record = GameRecord {
+            shard: None,
+            ..record.clone()
+        };
+        push_record(&mut text, &record);
+    }
+    std::fs::write(path, text).with_context(|| format!("cannot write {}", path.display()))
 }
 
 #[cfg(test)]

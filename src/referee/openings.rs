@@ -353,7 +353,7 @@ impl Openings {
     /// What makes these openings these, wherever they were read from: the
     /// plies of random ones (the seed gives the rest), or a digest of a
     /// file's openings in the order the rounds take them. Part of a run's
-    /// identity ([`super::records::RunLine`]).
+    /// identity ([`super::games_out::RunLine`]).
     pub fn fingerprint(&self) -> String {
         if let Some((_, plies, _)) = self.random {
             return format!("random {plies}");

@@ -16,19 +16,6 @@ const REDRAW: Duration = Duration::from_millis(200);
 /// none wraps (a wrapped line would break the redraw in place).
 const WIDTH: usize = 79;
 
-/// The width of the terminal on stderr, in columns, if it says.
-fn terminal_width() -> Option<usize> {
-    let mut size = libc::winsize {
-        ws_row: 0,
-        ws_col: 0,
-        ws_xpixel: 0,
-        ws_ypixel: 0,
-    };
-    // SAFETY: TIOCGWINSZ writes one winsize into the struct we own.
-    let ok = unsafe { libc::ioctl(libc::STDERR_FILENO, libc::TIOCGWINSZ, &mut size) } == 0;
-    (ok && size.ws_col > 1).then(|| usize::from(size.ws_col))
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Mode {
     Off,
@@ -86,7 +73,9 @@ impl Progress {
         match self.mode {
             Mode::Terminal => {
                 let mut text = self.erasing();
-                let width = terminal_width().map_or(WIDTH, |w| (w - 1).min(WIDTH));
+                let width = crate::sys::term::stderr_width()
+                    .filter(|&w| w > 1)
+                    .map_or(WIDTH, |w| (w - 1).min(WIDTH));
                 let shown: Vec<String> = lines.iter().map(|l| cut(l, width)).collect();
                 text.push_str(&shown.join("\n"));
                 self.drawn = shown.len();

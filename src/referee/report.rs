@@ -76,6 +76,14 @@ impl Clone for PairingTally {
 }
 
 impl PairingTally {
+    /// Empty tallies, one for each pairing `(a, b)`.
+    pub fn for_pairings(pairings: &[(usize, usize)]) -> Vec<PairingTally> {
+        pairings
+            .iter()
+            .map(|&(a, b)| PairingTally::new(a, b))
+            .collect()
+    }
+
     pub fn new(a: usize, b: usize) -> PairingTally {
         PairingTally {
             a,
@@ -159,6 +167,18 @@ pub struct SprtStatus {
     pub lower_bound: f64,
     pub upper_bound: f64,
     pub decision: SprtDecision,
+}
+
+/// The SPRT's state over a pairing's pairs.
+pub fn sprt_status(test: Sprt, tally: &PairingTally) -> SprtStatus {
+    let llr = test.llr(&tally.penta);
+    SprtStatus {
+        test,
+        llr,
+        lower_bound: test.lower_bound(),
+        upper_bound: test.upper_bound(),
+        decision: test.decide(llr),
+    }
 }
 
 /// Where the time of a session's plies went: the moves the engines chose,
@@ -420,15 +440,62 @@ pub fn text(
 ) -> String {
     let name = |i: usize| engines.get(i).map_or("?", |e| e.name.as_str());
     let mut out = String::new();
-    let g = info.geometry;
     let played: u64 = tallies.iter().map(|t| t.wdl.games()).sum();
+    head(&mut out, info, engines.len(), played);
+    for t in tallies {
+        pairing(&mut out, t, name);
+    }
+    if let Some(s) = sprt {
+        let verdict = match s.decision {
+            SprtDecision::H1 => "H1 accepted",
+            SprtDecision::H0 => "H0 accepted",
+            SprtDecision::Continue => "undecided",
+        };
+        let _ = writeln!(
+            out,
+            "\nSPRT [{}, {}] alpha {} beta {}: {verdict}, LLR {:.2} (bounds {:.2}, {:.2})",
+            s.test.elo0,
+            s.test.elo1,
+            s.test.alpha,
+            s.test.beta,
+            s.llr,
+            s.lower_bound,
+            s.upper_bound
+        );
+    }
+    // Every line within 80 columns: prose wraps, the tables are made to fit.
+    let mut out = crate::cli::wrap_message(out.trim_end_matches('\n'));
+    out.push('\n');
+    if engines.len() >= 3 {
+        ranking(&mut out, engines, tallies);
+    }
+    let skipped: Vec<String> = info
+        .skipped_lines
+        .iter()
+        .enumerate()
+        .filter(|(_, &n)| n > 0)
+        .map(|(i, n)| format!("{} {n}", name(i)))
+        .collect();
+    if !skipped.is_empty() {
+        let _ = writeln!(
+            out,
+            "\n{}",
+            crate::cli::wrap_message(&format!(
+                "stdout lines outside responses (skipped): {}",
+                skipped.join(", ")
+            ))
+        );
+    }
+    out
+}
+
+/// The report's head: the run, the session, the games `played` of how
+/// many, and where a ply's time went.
+fn head(out: &mut String, info: &RunInfo, engines: usize, played: u64) {
     let _ = writeln!(
         out,
-        "referee: {} engines, {}, {} games per pairing, {}",
-        engines.len(),
-        g,
-        info.games_per_pairing,
-        info.openings,
+        "referee: {engines} engines, {}, {} games per pairing, {}",
+        info.geometry, info.games_per_pairing, info.openings,
     );
     match &info.session {
         Session::Played {
@@ -491,95 +558,55 @@ pub fn text(
             let _ = writeln!(out, "{played} of {} games{interrupted}", info.total_games);
         }
     }
-    for t in tallies {
-        let (a, b) = (name(t.a), name(t.b));
-        let _ = writeln!(out, "\n{a} vs {b}: {} games", t.wdl.games());
-        let Some(e) = t.wdl.estimate() else {
-            let _ = writeln!(out, "  no games finished");
-            continue;
-        };
+}
+
+/// A pairing's lines: its score, Elo, pentanomial and faults.
+fn pairing<'n>(out: &mut String, t: &PairingTally, name: impl Fn(usize) -> &'n str) {
+    let (a, b) = (name(t.a), name(t.b));
+    let _ = writeln!(out, "\n{a} vs {b}: {} games", t.wdl.games());
+    let Some(e) = t.wdl.estimate() else {
+        let _ = writeln!(out, "  no games finished");
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "  {a}: {}  score {}  (as X {}, as O {})",
+        wdl_text(&t.wdl),
+        pct(e.score),
+        wdl_text(&t.a_as_x),
+        wdl_text(&t.a_as_o)
+    );
+    let _ = writeln!(
+        out,
+        "  Elo {}  LOS {}  draws {}",
+        elo_pm(&e),
+        pct(e.los),
+        pct(t.wdl.draw_ratio())
+    );
+    if e.corrected {
         let _ = writeln!(
             out,
-            "  {a}: {}  score {}  (as X {}, as O {})",
-            wdl_text(&t.wdl),
-            pct(e.score),
-            wdl_text(&t.a_as_x),
-            wdl_text(&t.a_as_o)
+            "  (every game scored the same: estimated with ½ win and ½ loss added)"
         );
-        let _ = writeln!(
-            out,
-            "  Elo {}  LOS {}  draws {}",
-            elo_pm(&e),
-            pct(e.los),
-            pct(t.wdl.draw_ratio())
-        );
-        if e.corrected {
-            let _ = writeln!(
-                out,
-                "  (every game scored the same: estimated with ½ win and ½ loss added)"
-            );
+    }
+    let p = t.penta.0;
+    let _ = writeln!(
+        out,
+        "  pentanomial (pairs scoring 0 ¼ ½ ¾ 1 for {a}): {} {} {} {} {}",
+        p[0], p[1], p[2], p[3], p[4]
+    );
+    let mut faults = Vec::new();
+    for (who, idx) in [(0, t.a), (1, t.b)] {
+        for (r, n) in &t.faults[who] {
+            faults.push(format!("{} {n} by {}", r.name(), name(idx)));
         }
-        let p = t.penta.0;
-        let _ = writeln!(
-            out,
-            "  pentanomial (pairs scoring 0 ¼ ½ ¾ 1 for {a}): {} {} {} {} {}",
-            p[0], p[1], p[2], p[3], p[4]
-        );
-        let mut faults = Vec::new();
-        for (who, idx) in [(0, t.a), (1, t.b)] {
-            for (r, n) in &t.faults[who] {
-                faults.push(format!("{} {n} by {}", r.name(), name(idx)));
-            }
-        }
-        let faults = if faults.is_empty() {
-            "none".to_string()
-        } else {
-            faults.join(", ")
-        };
-        let _ = writeln!(out, "  faults: {faults}");
     }
-    if let Some(s) = sprt {
-        let verdict = match s.decision {
-            SprtDecision::H1 => "H1 accepted",
-            SprtDecision::H0 => "H0 accepted",
-            SprtDecision::Continue => "undecided",
-        };
-        let _ = writeln!(
-            out,
-            "\nSPRT [{}, {}] alpha {} beta {}: {verdict}, LLR {:.2} (bounds {:.2}, {:.2})",
-            s.test.elo0,
-            s.test.elo1,
-            s.test.alpha,
-            s.test.beta,
-            s.llr,
-            s.lower_bound,
-            s.upper_bound
-        );
-    }
-    // Every line within 80 columns: prose wraps, the tables are made to fit.
-    let mut out = crate::cli::wrap_message(out.trim_end_matches('\n'));
-    out.push('\n');
-    if engines.len() >= 3 {
-        ranking(&mut out, engines, tallies);
-    }
-    let skipped: Vec<String> = info
-        .skipped_lines
-        .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(i, n)| format!("{} {n}", name(i)))
-        .collect();
-    if !skipped.is_empty() {
-        let _ = writeln!(
-            out,
-            "\n{}",
-            crate::cli::wrap_message(&format!(
-                "stdout lines outside responses (skipped): {}",
-                skipped.join(", ")
-            ))
-        );
-    }
-    out
+    let faults = if faults.is_empty() {
+        "none".to_string()
+    } else {
+        faults.join(", ")
+    };
+    let _ = writeln!(out, "  faults: {faults}");
 }
 
 fn ranking(out: &mut String, engines: &[EngineInfo], tallies: &[PairingTally]) {

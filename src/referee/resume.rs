@@ -10,11 +10,11 @@
 //! way the record says.
 
 use super::game::{GameEnd, Reason};
+use super::games_out::{one_based, schema_refusal, GameRecord, PastGames, RunLine, RECORD_SCHEMA};
 use super::openings::Openings;
-use super::records::{one_based, schema_refusal, GameRecord, PastGames, RunLine, RECORD_SCHEMA};
-use super::report::{BoardInfo, EngineInfo};
+use super::report::{BoardInfo, EngineInfo, PairingTally};
+use super::schedule::{Job, Schedule};
 use super::shard::Shard;
-use super::tournament::{Job, Schedule};
 use crate::rules::{Board, Cell, Geometry, Outcome, Player};
 use std::collections::HashMap;
 use std::time::Duration;
@@ -80,6 +80,20 @@ pub(super) fn check(past: &PastGames, context: &RunContext<'_>) -> anyhow::Resul
         }
     }
     Ok(games)
+}
+
+/// Counts games of earlier sessions into a run's tallies and each engine's
+/// skipped lines, as if played now.
+pub(super) fn count<'g>(
+    games: impl IntoIterator<Item = &'g PastGame>,
+    tallies: &mut [PairingTally],
+    skipped_lines: &mut [u64],
+) {
+    for g in games {
+        tallies[g.job.pairing].add(g.job.pair, g.job.a_side(), &g.end);
+        skipped_lines[g.job.x] += g.skipped[0];
+        skipped_lines[g.job.o] += g.skipped[1];
+    }
 }
 
 fn cells_text(cells: &[[u32; 2]]) -> String {
@@ -174,98 +188,18 @@ pub(super) fn run_difference(theirs: &RunLine, ours: &RunLine) -> Option<String>
     }
 }
 
+/// A record checked against the game this run plays at its index, and
+/// turned back into a result to count.
 fn check_record(
     record: &GameRecord,
     context: &RunContext<'_>,
     round_openings: &mut HashMap<usize, Vec<[u32; 2]>>,
 ) -> Result<PastGame, String> {
-    let RunContext {
-        geometry,
-        schedule,
-        openings,
-        engines,
-        run,
-    } = *context;
-    let board = &BoardInfo::from(geometry);
+    let job = check_place(record, context)?;
+    check_opening(record, context, &job, round_openings)?;
+    let (position, moves) = replay(record, context.geometry)?;
+    let (x, o) = (context.name(job.x), context.name(job.o));
     let g = record.game;
-    if record.schema != RECORD_SCHEMA {
-        return Err(schema_refusal(record.schema));
-    }
-    if let Some(seed) = record.seed.filter(|&s| s != run.seed) {
-        return Err(format!(
-            "game {g} was played with seed {seed}, this run's seed is {}",
-            run.seed
-        ));
-    }
-    if let Some(theirs) = record.board.as_ref().filter(|&b| b != board) {
-        return Err(format!(
-            "game {g} was played on {theirs}, this run is on {board}"
-        ));
-    }
-    if g >= schedule.total {
-        return Err(format!(
-            "game {g} lies past the end of this run's schedule of {} games ({} per pairing)",
-            schedule.total, run.games_per_pairing
-        ));
-    }
-    let job = schedule.job(g);
-    let name = |i: usize| engines.get(i).map_or("?", |e| e.name.as_str());
-    let (x, o) = (name(job.x), name(job.o));
-    if record.x != x || record.o != o {
-        return Err(format!(
-            "game {g} was {} (X) against {} (O); in this run it is {x} against {o}",
-            record.x, record.o
-        ));
-    }
-    if record.pair != job.pair {
-        return Err(format!(
-            "game {g} belongs to pair {}, in this run to pair {}",
-            record.pair, job.pair
-        ));
-    }
-    let expected = match openings {
-        Some(openings) => one_based(&openings.round(job.round)).collect(),
-        None => round_openings
-            .entry(job.round)
-            .or_insert_with(|| record.opening.clone())
-            .clone(),
-    };
-    if record.opening != expected {
-        return Err(match openings {
-            Some(_) => format!(
-                "game {g} opened with {}, this run's openings give {} for it",
-                cells_text(&record.opening),
-                cells_text(&expected)
-            ),
-            None => format!(
-                "game {g} opened with {}, another game of its round {} with {}",
-                cells_text(&record.opening),
-                job.round,
-                cells_text(&expected)
-            ),
-        });
-    }
-    let mut position = Board::new(geometry);
-    for (n, &[r, c]) in record.opening.iter().enumerate() {
-        let cell = Cell::from_one_based(r, c).ok_or_else(|| {
-            format!(
-                "game {g}: opening stone {} ({r} {c}) is off the board",
-                n + 1
-            )
-        })?;
-        position
-            .try_play(cell)
-            .map_err(|e| format!("game {g}: opening stone {} is not legal: {e}", n + 1))?;
-    }
-    let mut moves = Vec::with_capacity(record.moves.len());
-    for (n, &[r, c]) in record.moves.iter().enumerate() {
-        let cell = Cell::from_one_based(r, c)
-            .ok_or_else(|| format!("game {g}: move {} ({r} {c}) is off the board", n + 1))?;
-        position
-            .try_play(cell)
-            .map_err(|e| format!("game {g}: move {} is not legal: {e}", n + 1))?;
-        moves.push(cell);
-    }
     let winner = record.result.winner();
     let fault_by = match record.fault_by.as_deref() {
         None => None,
@@ -307,4 +241,116 @@ fn check_record(
         },
         skipped: [record.skipped.x, record.skipped.o],
     })
+}
+
+impl RunContext<'_> {
+    /// The name of engine `i` in this run.
+    fn name(&self, i: usize) -> &str {
+        self.engines.get(i).map_or("?", |e| e.name.as_str())
+    }
+}
+
+/// The record's place in this run: its schema, seed and board, and at its
+/// index the same engines in the same places and the same pair.
+fn check_place(record: &GameRecord, context: &RunContext<'_>) -> Result<Job, String> {
+    let RunContext { schedule, run, .. } = *context;
+    let board = &BoardInfo::from(context.geometry);
+    let g = record.game;
+    if record.schema != RECORD_SCHEMA {
+        return Err(schema_refusal(record.schema));
+    }
+    if let Some(seed) = record.seed.filter(|&s| s != run.seed) {
+        return Err(format!(
+            "game {g} was played with seed {seed}, this run's seed is {}",
+            run.seed
+        ));
+    }
+    if let Some(theirs) = record.board.as_ref().filter(|&b| b != board) {
+        return Err(format!(
+            "game {g} was played on {theirs}, this run is on {board}"
+        ));
+    }
+    if g >= schedule.total {
+        return Err(format!(
+            "game {g} lies past the end of this run's schedule of {} games ({} per pairing)",
+            schedule.total, run.games_per_pairing
+        ));
+    }
+    let job = schedule.job(g);
+    let (x, o) = (context.name(job.x), context.name(job.o));
+    if record.x != x || record.o != o {
+        return Err(format!(
+            "game {g} was {} (X) against {} (O); in this run it is {x} against {o}",
+            record.x, record.o
+        ));
+    }
+    if record.pair != job.pair {
+        return Err(format!(
+            "game {g} belongs to pair {}, in this run to pair {}",
+            record.pair, job.pair
+        ));
+    }
+    Ok(job)
+}
+
+/// The record's opening: the one this run's openings give its round, or
+/// (when they can't be made here) the one of the round's other games.
+fn check_opening(
+    record: &GameRecord,
+    context: &RunContext<'_>,
+    job: &Job,
+    round_openings: &mut HashMap<usize, Vec<[u32; 2]>>,
+) -> Result<(), String> {
+    let g = record.game;
+    let expected = match context.openings {
+        Some(openings) => one_based(&openings.round(job.round)).collect(),
+        None => round_openings
+            .entry(job.round)
+            .or_insert_with(|| record.opening.clone())
+            .clone(),
+    };
+    if record.opening == expected {
+        return Ok(());
+    }
+    Err(match context.openings {
+        Some(_) => format!(
+            "game {g} opened with {}, this run's openings give {} for it",
+            cells_text(&record.opening),
+            cells_text(&expected)
+        ),
+        None => format!(
+            "game {g} opened with {}, another game of its round {} with {}",
+            cells_text(&record.opening),
+            job.round,
+            cells_text(&expected)
+        ),
+    })
+}
+
+/// The record's opening and moves played on a board, each legal: the
+/// position they leave and the moves after the opening.
+fn replay(record: &GameRecord, geometry: Geometry) -> Result<(Board, Vec<Cell>), String> {
+    let g = record.game;
+    let mut position = Board::new(geometry);
+    for (n, &[r, c]) in record.opening.iter().enumerate() {
+        let cell = Cell::from_one_based(r, c).ok_or_else(|| {
+            format!(
+                "game {g}: opening stone {} ({r} {c}) is off the board",
+                n + 1
+            )
+        })?;
+        position
+            .try_play(cell)
+            .map_err(|e| format!("game {g}: opening stone {} is not legal: {e}", n + 1))?;
+    }
+    let mut moves = Vec::with_capacity(record.moves.len());
+    for (n, &[r, c]) in record.moves.iter().enumerate() {
+        let cell = Cell::from_one_based(r, c)
+            .ok_or_else(|| format!("game {g}: move {} ({r} {c}) is off the board", n + 1))?;
+        position
+            .try_play(cell)
+            .map_err(|e| format!("game {g}: move {} is not legal: {e}", n + 1))?;
+        moves.push(cell);
+    }
+    Ok((position, moves))
 }

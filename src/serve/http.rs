@@ -3,19 +3,20 @@
 //! into [`Request`]; everything else is a few lines here, so that the
 //! connection's socket stays ours (a WebSocket needs it for `poll`).
 //!
-//! Two checks keep other web sites away from a server on this machine: the
-//! `Host` header must name the loopback address the server listens on (a
-//! site that points its own name at 127.0.0.1, "DNS rebinding", is refused),
-//! and a WebSocket's `Origin`, which browsers always send, must be the page's
-//! own (any site may open a WebSocket to any address; this is where that
+//! Two checks keep other web sites away from the server: the `Host` header
+//! must be a name no other site can own (see [`Hosts`]: a site that points
+//! its own name at the server, "DNS rebinding", is refused), and a
+//! WebSocket's `Origin`, which browsers always send, must be the page's own
+//! (any site may open a WebSocket to any address; this is where that
 //! stops).
 
+use super::admission::Refused;
 use super::assets;
 use super::socket::{self, Ws};
 use super::Server;
 use std::io::{self, Read, Write};
-use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
-use std::time::Duration;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
+use std::time::{Duration, Instant};
 
 /// Where the page opens its WebSocket.
 pub const SOCKET_PATH: &str = "/ws";
@@ -23,10 +24,16 @@ pub const SOCKET_PATH: &str = "/ws";
 pub const MAX_HEAD: usize = 8 * 1024;
 /// Most headers accepted in a request.
 const MAX_HEADERS: usize = 40;
-/// How long a new connection may take to send its first request.
-const FIRST_REQUEST: Duration = Duration::from_secs(10);
-/// How long a kept-alive connection may sit idle between requests.
-const KEEP_ALIVE: Duration = Duration::from_secs(5);
+/// How long a new connection may take to send its first request's whole
+/// head, from the moment it is accepted (`--request-timeout`): a deadline
+/// for the head, not for each read, so a client that trickles a byte now
+/// and then can't hold a connection for long.
+pub const HEAD_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a kept-alive connection may take to send the whole head of its
+/// next request, from the end of the last answer.
+pub const KEEP_ALIVE: Duration = Duration::from_secs(5);
+/// How long an answer may take to be written.
+const WRITE_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// A parsed request head.
 #[derive(Clone, Debug)]
@@ -78,19 +85,24 @@ impl Request {
 /// Why a request head could not be read.
 #[derive(Debug)]
 pub enum HeadError {
-    /// The connection closed or timed out before a complete head (nothing
-    /// to answer).
+    /// The connection closed before a complete head (nothing to answer).
     Gone,
+    /// The head's deadline passed; true if part of a head had come.
+    Late(bool),
     /// Not HTTP.
     Malformed,
     /// Over [`MAX_HEAD`] bytes or [`MAX_HEADERS`] headers.
     TooLarge,
 }
 
-/// Reads one request head from `stream`; `buf` holds bytes already read and
-/// keeps those after the head (a pipelined request, or early WebSocket
-/// frames).
-pub fn read_head(mut stream: &TcpStream, buf: &mut Vec<u8>) -> Result<Request, HeadError> {
+/// Reads one request head from `stream`, whole by `deadline`; `buf` holds
+/// bytes already read and keeps those after the head (a pipelined request,
+/// or early WebSocket frames).
+pub fn read_head(
+    mut stream: &TcpStream,
+    buf: &mut Vec<u8>,
+    deadline: Instant,
+) -> Result<Request, HeadError> {
     let mut chunk = [0u8; 2048];
     loop {
         if !buf.is_empty() {
@@ -130,10 +142,22 @@ pub fn read_head(mut stream: &TcpStream, buf: &mut Vec<u8>) -> Result<Request, H
                 return Err(HeadError::TooLarge);
             }
         }
+        let left = deadline.saturating_duration_since(Instant::now());
+        if left.is_zero() || stream.set_read_timeout(Some(left)).is_err() {
+            return Err(HeadError::Late(!buf.is_empty()));
+        }
         match stream.read(&mut chunk) {
             Ok(0) => return Err(HeadError::Gone),
             Ok(n) => buf.extend_from_slice(&chunk[..n]),
             Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::WouldBlock | io::ErrorKind::TimedOut
+                ) =>
+            {
+                return Err(HeadError::Late(!buf.is_empty()))
+            }
             Err(_) => return Err(HeadError::Gone),
         }
     }
@@ -211,6 +235,7 @@ fn reason(status: u16) -> &'static str {
         403 => "Forbidden",
         404 => "Not Found",
         405 => "Method Not Allowed",
+        408 => "Request Timeout",
         426 => "Upgrade Required",
         431 => "Request Header Fields Too Large",
         503 => "Service Unavailable",
@@ -239,25 +264,29 @@ impl Upgrade {
     }
 }
 
-/// Answers requests on one connection until it closes; returns the
-/// WebSocket upgrade if one was asked for and allowed.
-pub fn serve_requests(stream: &TcpStream, server: &Server) -> Option<Upgrade> {
-    let _ = stream.set_write_timeout(Some(FIRST_REQUEST));
+/// The answer to a head that could not be read, if it gets one.
+pub(crate) fn head_error_response(error: &HeadError) -> Option<Response<'static>> {
+    match error {
+        HeadError::Gone | HeadError::Late(false) => None,
+        HeadError::Late(true) => Some(Response::text(408, "the request head took too long\n", &[])),
+        HeadError::Malformed => Some(Response::text(400, "not an HTTP request\n", &[])),
+        HeadError::TooLarge => Some(Response::text(431, "request head too large\n", &[])),
+    }
+}
+
+/// Answers requests on one connection, accepted at `accepted`, until it
+/// closes; returns the WebSocket upgrade if one was asked for and allowed.
+pub fn serve_requests(stream: &TcpStream, server: &Server, accepted: Instant) -> Option<Upgrade> {
+    let _ = stream.set_write_timeout(Some(WRITE_TIMEOUT));
     let mut buf = Vec::new();
-    let mut first = true;
+    let mut deadline = accepted + server.head_timeout;
     loop {
-        let wait = if first { FIRST_REQUEST } else { KEEP_ALIVE };
-        first = false;
-        let _ = stream.set_read_timeout(Some(wait));
-        let request = match read_head(stream, &mut buf) {
+        let request = match read_head(stream, &mut buf, deadline) {
             Ok(r) => r,
-            Err(HeadError::Gone) => return None,
-            Err(HeadError::Malformed) => {
-                let _ = Response::text(400, "not an HTTP request\n", &[]).write(stream);
-                return None;
-            }
-            Err(HeadError::TooLarge) => {
-                let _ = Response::text(431, "request head too large\n", &[]).write(stream);
+            Err(e) => {
+                if let Some(response) = head_error_response(&e) {
+                    let _ = response.write(stream);
+                }
                 return None;
             }
         };
@@ -266,6 +295,7 @@ pub fn serve_requests(stream: &TcpStream, server: &Server) -> Option<Upgrade> {
                 if response.write(stream).is_err() || response.close {
                     return None;
                 }
+                deadline = Instant::now() + KEEP_ALIVE.min(server.head_timeout);
             }
             Route::Socket(key) => {
                 let _ = stream.set_read_timeout(None);
@@ -287,7 +317,7 @@ enum Route<'a> {
 
 /// Decides the answer to one request.
 fn route<'a>(req: &'a Request, server: &Server) -> Route<'a> {
-    let host = match check_host(req, server.hosts.as_deref()) {
+    let host = match check_host(req, &server.hosts) {
         Ok(host) => host,
         Err(response) => return Route::Page(response),
     };
@@ -314,25 +344,101 @@ fn route<'a>(req: &'a Request, server: &Server) -> Route<'a> {
     }
 }
 
-/// The `Host` header values a server listening on `addr` answers to:
-/// on a loopback address only the names of that address (a web site that
-/// points its own name at 127.0.0.1, "DNS rebinding", is refused); `None`
-/// (any) on an explicit other address, reached by whatever name.
-pub fn allowed_hosts(addr: SocketAddr) -> Option<Vec<String>> {
-    addr.ip().is_loopback().then(|| {
-        let port = addr.port();
-        let mut names = vec![
-            format!("localhost:{port}"),
-            match addr.ip() {
-                IpAddr::V4(ip) => format!("{ip}:{port}"),
-                IpAddr::V6(ip) => format!("[{ip}]:{port}"),
-            },
-        ];
-        if port == 80 {
-            names.extend(["localhost".to_string(), addr.ip().to_string()]);
+/// The `Host` header values a server answers to. Another web site that
+/// points a name of its own at this server ("DNS rebinding") sends its own
+/// name as `Host`, and the page it serves may then read ours and open our
+/// WebSocket: so only names that can't be someone else's are taken.
+///
+/// - On a loopback address: `localhost` and that address, with the port.
+/// - On another address: that address, with the port; on every address
+///   (`0.0.0.0`, `::`): any IP address and `localhost`, with the port (a page
+///   reached by its address has that address for its origin, which no
+///   other site can serve).
+/// - Everywhere: the names given with `--host`, with any port (a reverse
+///   proxy may add its own).
+#[derive(Clone, Debug)]
+pub struct Hosts {
+    addr: SocketAddr,
+    names: Vec<String>,
+}
+
+impl Hosts {
+    /// The hosts of a server listening on `addr` (its port bound) that
+    /// also answers to `names` (checked by [`parse_host_name`]).
+    pub fn new(addr: SocketAddr, names: &[String]) -> Hosts {
+        Hosts {
+            addr,
+            names: names.to_vec(),
         }
-        names
-    })
+    }
+
+    /// Whether a request whose `Host` is `host` is answered.
+    pub fn allow(&self, host: &str) -> bool {
+        let Some((name, port)) = split_host(host) else {
+            return false;
+        };
+        let name = name.to_ascii_lowercase();
+        if self.names.contains(&name) {
+            return true;
+        }
+        if port != self.addr.port() {
+            return false;
+        }
+        let ip: Option<IpAddr> = name
+            .strip_prefix('[')
+            .and_then(|n| n.strip_suffix(']'))
+            .unwrap_or(&name)
+            .parse()
+            .ok();
+        let bound = self.addr.ip();
+        match ip {
+            Some(ip) => ip == bound || bound.is_unspecified(),
+            None => name == "localhost" && (bound.is_loopback() || bound.is_unspecified()),
+        }
+    }
+}
+
+/// A `Host` header's name (an IPv6 address in its brackets) and port (80
+/// when it has none); `None` if it is not one.
+fn split_host(host: &str) -> Option<(&str, u16)> {
+    let (name, port) = match host.strip_prefix('[') {
+        Some(rest) => {
+            let close = rest.find(']')? + 2;
+            (&host[..close], host[close..].strip_prefix(':'))
+        }
+        None => match host.split_once(':') {
+            Some((name, port)) => (name, Some(port)),
+            None => (host, None),
+        },
+    };
+    let port = match port {
+        Some(p) => p.parse().ok()?,
+        None if host.len() == name.len() => 80,
+        None => return None,
+    };
+    (!name.is_empty()).then_some((name, port))
+}
+
+/// A name for `--host`: a DNS name or an IP address, without a port; in
+/// lower case (an IPv6 address in brackets, as a `Host` header has it).
+pub fn parse_host_name(s: &str) -> Result<String, String> {
+    let bare = s.strip_prefix('[').and_then(|r| r.strip_suffix(']'));
+    if let Ok(ip) = bare.unwrap_or(s).parse::<Ipv6Addr>() {
+        return Ok(format!("[{ip}]"));
+    }
+    let ok = !s.is_empty()
+        && s.len() <= 253
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_');
+    if ok {
+        Ok(s.to_ascii_lowercase())
+    } else {
+        Err(
+            "a host name or IP address as the browser's address bar has it, \
+             without a port (e.g. kinrow.example or 192.168.1.20)"
+                .into(),
+        )
+    }
 }
 
 /// The address to open for a server listening on `addr`.
@@ -346,23 +452,24 @@ pub fn page_url(addr: SocketAddr) -> String {
     format!("http://{host}:{}/", addr.port())
 }
 
-/// The request's `Host`, if the server answers to it (see
-/// [`allowed_hosts`]); else the refusal to send.
+/// The request's `Host`, if the server answers to it (see [`Hosts`]);
+/// else the refusal to send.
 pub(crate) fn check_host<'r>(
     req: &'r Request,
-    hosts: Option<&[String]>,
+    hosts: &Hosts,
 ) -> Result<&'r str, Response<'static>> {
     let Some(host) = req.header("host") else {
         return Err(Response::text(400, "a Host header is required\n", &[]));
     };
-    match hosts {
-        Some(hosts) if !hosts.iter().any(|h| h.eq_ignore_ascii_case(host)) => Err(Response::text(
+    if hosts.allow(host) {
+        Ok(host)
+    } else {
+        Err(Response::text(
             403,
-            "this server answers only to the loopback address it listens on \
+            "this server answers only to its own address and the names given with --host \
              (open the URL that was printed when it started)\n",
             &[],
-        )),
-        _ => Ok(host),
+        ))
     }
 }
 
@@ -406,7 +513,91 @@ fn check_upgrade<'a>(req: &'a Request, host: &str) -> Route<'a> {
 }
 
 /// Tells a connection beyond the server's limits to come back later.
-pub fn refuse_overloaded(stream: TcpStream) {
+pub fn refuse_overloaded(stream: TcpStream, why: &Refused) {
     let _ = stream.set_write_timeout(Some(Duration::from_secs(1)));
-    let _ = Response::text(503, "too many connections; try again later\n", &[]).write(&stream);
+    let _ = Response::text(503, &why.text(), &[]).write(&stream);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hosts(addr: &str, names: &[&str]) -> Hosts {
+        let names: Vec<String> = names.iter().map(|n| parse_host_name(n).unwrap()).collect();
+        Hosts::new(addr.parse().unwrap(), &names)
+    }
+
+    #[test]
+    fn a_loopback_server_answers_to_its_own_names_only() {
+        let h = hosts("127.0.0.1:8080", &[]);
+        for ok in ["127.0.0.1:8080", "localhost:8080", "LOCALHOST:8080"] {
+            assert!(h.allow(ok), "{ok}");
+        }
+        for no in [
+            "evil.example:8080",
+            "127.0.0.1:8081",
+            "127.0.0.1",
+            "127.0.0.2:8080",
+            "localhost",
+            "",
+            ":8080",
+            "127.0.0.1:8080:1",
+            "127.0.0.1:x",
+        ] {
+            assert!(!h.allow(no), "{no}");
+        }
+        let h80 = hosts("[::1]:80", &[]);
+        for ok in ["[::1]", "[::1]:80", "localhost"] {
+            assert!(h80.allow(ok), "{ok}");
+        }
+        assert!(!h80.allow("[::1"));
+        assert!(!h80.allow("[::1]x"));
+    }
+
+    #[test]
+    fn beyond_loopback_the_address_and_the_names_given_only() {
+        let one = hosts("192.168.1.5:8080", &["Kinrow.Example", "[::2]"]);
+        for ok in [
+            "192.168.1.5:8080",
+            "kinrow.example:8080",
+            "KINROW.example",
+            "kinrow.example:443",
+            "[::2]:1",
+        ] {
+            assert!(one.allow(ok), "{ok}");
+        }
+        for no in [
+            "rebind.evil.example:8080",
+            "192.168.1.6:8080",
+            "192.168.1.5:8081",
+            "localhost:8080",
+            "127.0.0.1:8080",
+            "kinrow.example.evil:8080",
+        ] {
+            assert!(!one.allow(no), "{no}");
+        }
+        let any = hosts("0.0.0.0:8080", &[]);
+        for ok in [
+            "10.1.2.3:8080",
+            "127.0.0.1:8080",
+            "[fe80::1]:8080",
+            "localhost:8080",
+        ] {
+            assert!(any.allow(ok), "{ok}");
+        }
+        for no in ["rebind.evil.example:8080", "10.1.2.3:8081", "10.1.2.3"] {
+            assert!(!any.allow(no), "{no}");
+        }
+    }
+
+    #[test]
+    fn host_names_are_names_or_addresses_without_a_port() {
+        assert_eq!(parse_host_name("Box.Local").unwrap(), "box.local");
+        assert_eq!(parse_host_name("192.168.1.20").unwrap(), "192.168.1.20");
+        assert_eq!(parse_host_name("[::1]").unwrap(), "[::1]");
+        assert_eq!(parse_host_name("FE80::1").unwrap(), "[fe80::1]");
+        for bad in ["", "box.local:8080", "a b", "http://box", &"a".repeat(254)] {
+            assert!(parse_host_name(bad).is_err(), "{bad}");
+        }
+    }
 }

@@ -4,6 +4,8 @@
 //!
 //! - [`http`]: the few HTTP requests the server answers (the page's files,
 //!   the WebSocket upgrade), with the checks that keep other web sites out.
+//! - [`admission`]: how many connections are taken at once, in all and
+//!   from one client address.
 //! - [`assets`]: the page (plain HTML, CSS and JavaScript under
 //!   `src/serve/page/`), compiled into the binary.
 //! - [`socket`]: one WebSocket connection: frames in and out, size limits,
@@ -16,26 +18,34 @@
 //!
 //! One thread per connection, plus one per session that talks to engines
 //! (a search may take seconds; the socket keeps its heartbeat meanwhile).
+//!
+//! Ctrl-C (or SIGTERM, or a closed terminal) stops the server in order: no
+//! new connection is taken, every tab is told the server is going away and
+//! its session ends, engines with it; then `kinrow serve` ends by the signal
+//! (see [`crate::sys::signals`]). A second signal ends it at once.
 
+pub mod admission;
 pub mod assets;
 pub mod http;
 pub mod session;
 pub mod socket;
 pub mod watch;
 
-use crate::client::{join_words, EngineCommand};
-use crate::play::parse_seconds;
-use crate::referee::EngineSpec;
+use crate::client::{join_words, parse_seconds, EngineCommand, EngineSpec};
+use crate::sys::poll::{poll, Watch};
+use crate::sys::reaper::{Reaper, RUN_MARK};
+use crate::sys::signals::Stop;
 use anyhow::Context;
 use clap::Args;
 use session::{Catalog, Session};
-use std::io::Write;
+use std::io::{self, Write};
 use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
+use std::os::fd::AsRawFd;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{mpsc, Arc};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Options of `kinrow serve`.
 #[derive(Args, Debug, Clone)]
@@ -49,6 +59,11 @@ pub struct ServeArgs {
     /// engines named here (see docs/web.md).
     #[arg(long, value_name = "ADDRESS", default_value = "127.0.0.1")]
     pub bind: IpAddr,
+    /// A name the page may be opened by besides the address (repeatable):
+    /// requests for any other name are refused, so that another web site
+    /// can't point a name of its own at this server (see docs/web.md).
+    #[arg(long = "host", value_name = "NAME", value_parser = http::parse_host_name)]
+    pub hosts: Vec<String>,
     /// An engine the page may offer, NAME=COMMAND (repeatable); COMMAND is
     /// split into words like a shell would, but run without one (a Gomocup
     /// brain: NAME=gomocup:COMMAND). The page picks engines by NAME only.
@@ -71,6 +86,11 @@ pub struct ServeArgs {
     /// many seconds is gone: its session ends and its engines are killed.
     #[arg(long, value_name = "SECONDS", default_value = "30", value_parser = parse_seconds)]
     pub heartbeat: Duration,
+    /// Longest time a connection may take, from when it is accepted, to send
+    /// its request's whole head (the page's files and the WebSocket's
+    /// handshake); a slower one is closed.
+    #[arg(long, value_name = "SECONDS", default_value = "10", value_parser = parse_seconds)]
+    pub request_timeout: Duration,
 }
 
 const SERVE_HELP: &str = "\
@@ -80,7 +100,9 @@ own engine processes, killed when the tab closes.
 Examples:
   kinrow serve --open
   kinrow serve --engine 'pybot=python3 bots/random.py' --port 9000
-  kinrow serve --bind 0.0.0.0     (every machine that can reach this one may play)";
+  kinrow serve --bind 0.0.0.0     (every machine that can reach this one may play,
+                                   opening it by this machine's address)
+  kinrow serve --bind 0.0.0.0 --host mybox.local   (by that name too)";
 
 impl ServeArgs {
     /// What the flags can't say on their own: each engine name once.
@@ -122,26 +144,62 @@ fn parse_engine(s: &str) -> Result<NamedEngine, String> {
 pub struct Server {
     /// Where it listens (with the port actually bound).
     pub addr: SocketAddr,
-    /// Host header values it answers to; `None`: any (an explicit --bind to
-    /// a non-loopback address, reached by whatever name).
-    pub hosts: Option<Vec<String>>,
+    /// Host header values it answers to.
+    pub hosts: http::Hosts,
     /// What the page may start.
     pub catalog: Arc<Catalog>,
     pub max_sessions: usize,
     pub heartbeat: Duration,
+    /// How long a new connection may take to send a request head.
+    pub head_timeout: Duration,
     sessions: AtomicUsize,
-    connections: AtomicUsize,
+    /// Connections open, in all and by client.
+    admission: Arc<admission::Admission>,
     next_session: AtomicU64,
+    /// How to end each open session from outside (a stop signal), and
+    /// whether the server is stopping: a session opened from then on is
+    /// ended as it registers.
+    open: Mutex<OpenSessions>,
 }
+
+/// See [`Server::open`].
+#[derive(Default)]
+struct OpenSessions {
+    stopping: bool,
+    ends: Vec<(u64, SessionEnd)>,
+}
+
+/// What ends one session from outside: its tab told, its engine waits cut.
+#[derive(Clone)]
+struct SessionEnd {
+    outbox: socket::Outbox,
+    stop: Arc<session::Stop>,
+}
+
+impl SessionEnd {
+    fn end(&self) {
+        self.stop.close();
+        self.outbox
+            .close(socket::CLOSE_GOING_AWAY, "the server is stopping");
+    }
+}
+
+/// How long a stopping server waits for its sessions to end: the close
+/// handshake's second, and some.
+const STOP_WAIT: Duration = Duration::from_secs(3);
 
 /// Connections served at once beyond the sessions (page loads are short);
 /// more are refused with 503 rather than given a thread each.
 const SPARE_CONNECTIONS: usize = 64;
+/// Of those, what one client address may hold beyond the sessions (a
+/// browser loads a page over six at most): so one client can't take more
+/// than all but 48 of the connections.
+const SPARE_PER_CLIENT: usize = 16;
 
 impl Server {
     /// A server for `addr` (its port already bound).
     pub fn new(addr: SocketAddr, args: &ServeArgs, program: PathBuf) -> Server {
-        let hosts = http::allowed_hosts(addr);
+        let hosts = http::Hosts::new(addr, &args.hosts);
         Server {
             addr,
             hosts,
@@ -155,13 +213,48 @@ impl Server {
                 timeout: args.timeout,
                 startup_timeout: args
                     .startup_timeout
-                    .unwrap_or_else(|| crate::referee::default_startup_timeout(args.timeout)),
+                    .unwrap_or_else(|| crate::client::default_startup_timeout(args.timeout)),
             }),
             max_sessions: args.max_sessions as usize,
             heartbeat: args.heartbeat,
+            head_timeout: args.request_timeout,
             sessions: AtomicUsize::new(0),
-            connections: AtomicUsize::new(0),
+            admission: admission::Admission::new(
+                args.max_sessions as usize + SPARE_CONNECTIONS,
+                args.max_sessions as usize + SPARE_PER_CLIENT,
+            ),
             next_session: AtomicU64::new(1),
+            open: Mutex::new(OpenSessions::default()),
+        }
+    }
+
+    fn open_sessions(&self) -> std::sync::MutexGuard<'_, OpenSessions> {
+        self.open.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// Keeps the way to end session `id` until its slot is given back; a
+    /// session that comes while the server stops is ended at once.
+    fn register(&self, id: u64, end: SessionEnd) {
+        let mut open = self.open_sessions();
+        if open.stopping {
+            end.end();
+        }
+        open.ends.push((id, end));
+    }
+
+    /// Stopping: ends every session and waits (a while) until all are gone,
+    /// their engines with them.
+    fn end_sessions(&self) {
+        {
+            let mut open = self.open_sessions();
+            open.stopping = true;
+            for (_, end) in &open.ends {
+                end.end();
+            }
+        }
+        let give_up = Instant::now() + STOP_WAIT;
+        while self.sessions() > 0 && Instant::now() < give_up {
+            thread::sleep(Duration::from_millis(10));
         }
     }
 
@@ -200,13 +293,26 @@ struct SessionSlot {
 
 impl Drop for SessionSlot {
     fn drop(&mut self) {
+        self.server
+            .open_sessions()
+            .ends
+            .retain(|(id, _)| *id != self.id);
         self.server.sessions.fetch_sub(1, Ordering::SeqCst);
     }
 }
 
-/// Runs `kinrow serve` until it is stopped (Ctrl-C kills the engines too).
+/// Runs `kinrow serve` until it is stopped (see the module: Ctrl-C ends
+/// the sessions and their engines, then the server).
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     args.check().map_err(|e| anyhow::anyhow!(e))?;
+    // No engine, nor anything one starts, outlives the server, however it
+    // ends, `kill -9` included (see crate::sys::reaper); the warden forks,
+    // so it comes before any thread.
+    Reaper::hold(|stop| serve(args, stop))
+}
+
+/// The server's life: listen, tell where, take connections until stopped.
+fn serve(args: ServeArgs, stop: &Stop) -> anyhow::Result<()> {
     let names: Vec<String> = args.engines.iter().map(|e| e.name.clone()).collect();
     let program =
         std::env::current_exe().context("cannot find the kinrow program to start its bots")?;
@@ -216,10 +322,6 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         .local_addr()
         .context("cannot read the bound address")?;
     let server = Arc::new(Server::new(addr, &args, program));
-    // Engines' helpers that outlive them come to us to be reaped; Ctrl-C
-    // kills every engine before the server ends.
-    crate::client::adopt_orphans();
-    crate::play::interrupt::install();
 
     let url = server.url();
     let mut out = std::io::stdout().lock();
@@ -242,6 +344,20 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             },
             server.max_sessions
         )?;
+        writeln!(
+            out,
+            "It answers to {}{}; other names are refused (see --host).",
+            if addr.ip().is_unspecified() {
+                "this machine's addresses".to_string()
+            } else {
+                addr.ip().to_string()
+            },
+            if args.hosts.is_empty() {
+                String::new()
+            } else {
+                format!(" and {}", args.hosts.join(", "))
+            }
+        )?;
     }
     out.flush()?;
     drop(out);
@@ -249,47 +365,77 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         open_browser(&url);
     }
 
-    for stream in listener.incoming() {
-        let Ok(stream) = stream else {
-            // Out of file descriptors, say: don't spin; the backlog waits.
-            thread::sleep(Duration::from_millis(50));
-            continue;
+    accept(&listener, &server, stop).context("cannot wait for connections")?;
+    drop(listener);
+    server.end_sessions();
+    Ok(())
+}
+
+/// Takes connections, each on a thread of its own, until a stop signal.
+fn accept(listener: &TcpListener, server: &Arc<Server>, stop: &Stop) -> io::Result<()> {
+    // Non-blocking, so a wait for a connection is a poll that the stop
+    // signal's pipe ends too.
+    listener.set_nonblocking(true)?;
+    // With no pipe to say that a stop came, the flag is looked at now and
+    // then.
+    let slice = (stop.wake_fd() < 0).then_some(Duration::from_millis(100));
+    while !stop.requested() {
+        let mut watches = [
+            Watch::readable(listener.as_raw_fd()),
+            Watch::readable(stop.wake_fd()),
+        ];
+        match poll(&mut watches, slice) {
+            Ok(_) if watches[0].ready() => {}
+            Ok(_) => continue,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+        let (stream, peer) = match listener.accept() {
+            Ok(accepted) => accepted,
+            Err(e) if e.kind() == io::ErrorKind::WouldBlock => continue,
+            Err(_) => {
+                // Out of file descriptors, say: don't spin; the backlog waits.
+                thread::sleep(Duration::from_millis(50));
+                continue;
+            }
         };
-        let open = server.connections.fetch_add(1, Ordering::SeqCst);
-        let guard = ConnectionGuard(Arc::clone(&server));
-        if open >= server.max_sessions + SPARE_CONNECTIONS {
-            http::refuse_overloaded(stream);
-            drop(guard);
+        // Its own threads block on it (or set it otherwise themselves).
+        if stream.set_nonblocking(false).is_err() {
             continue;
         }
-        let server = Arc::clone(&server);
-        let spawned = thread::Builder::new()
-            .name("http".into())
-            .stack_size(256 * 1024)
-            .spawn(move || {
-                let _guard = guard;
-                serve_connection(stream, &server);
-            });
-        if spawned.is_err() {
-            eprintln!("kinrow serve: cannot start a thread for a connection; refused it");
-        }
+        take_connection(stream, peer.ip(), server);
     }
     Ok(())
 }
 
-/// Counts a connection until its thread ends.
-struct ConnectionGuard(Arc<Server>);
-
-impl Drop for ConnectionGuard {
-    fn drop(&mut self) {
-        self.0.connections.fetch_sub(1, Ordering::SeqCst);
+/// Serves one connection from `peer` on a thread of its own, or refuses it
+/// when too many are open (from that client, or in all).
+fn take_connection(stream: TcpStream, peer: IpAddr, server: &Arc<Server>) {
+    let accepted = Instant::now();
+    let ticket = match server.admission.admit(peer) {
+        Ok(ticket) => ticket,
+        Err(why) => {
+            http::refuse_overloaded(stream, &why);
+            return;
+        }
+    };
+    let server = Arc::clone(server);
+    let spawned = thread::Builder::new()
+        .name("http".into())
+        .stack_size(256 * 1024)
+        .spawn(move || {
+            let _ticket = ticket;
+            serve_connection(stream, &server, accepted);
+        });
+    if spawned.is_err() {
+        eprintln!("kinrow serve: cannot start a thread for a connection; refused it");
     }
 }
 
 /// Answers one connection: page requests until it closes, or a WebSocket.
-fn serve_connection(stream: TcpStream, server: &Arc<Server>) {
+fn serve_connection(stream: TcpStream, server: &Arc<Server>, accepted: Instant) {
     let _ = stream.set_nodelay(true);
-    let Some(upgrade) = http::serve_requests(&stream, server) else {
+    let Some(upgrade) = http::serve_requests(&stream, server, accepted) else {
         return;
     };
     let ws = match upgrade.accept(stream) {
@@ -341,6 +487,13 @@ fn run_session(ws: socket::Ws, server: &Arc<Server>, slot: SessionSlot) {
         }
     };
     let stop = Arc::new(session::Stop::default());
+    server.register(
+        id,
+        SessionEnd {
+            outbox: outbox.clone(),
+            stop: Arc::clone(&stop),
+        },
+    );
     let (jobs, inbox) = mpsc::sync_channel::<Job>(MAX_WAITING);
     let catalog = Arc::clone(&server.catalog);
     let worker_stop = Arc::clone(&stop);
@@ -423,6 +576,9 @@ fn open_browser(url: &str) {
     };
     let child = std::process::Command::new(opener)
         .arg(url)
+        // The browser is the person's, not this run's: the warden must not
+        // take it with the server's engines.
+        .env_remove(RUN_MARK)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

@@ -16,13 +16,10 @@
 //! replays the game, so the game goes on.
 
 use crate::bots::BotKind;
-use crate::client::EngineCommand;
-use crate::play::engine::{EngineFault, EngineSeat};
-use crate::play::session::Launch;
-use crate::play::setup::SeatSpec;
+use crate::client::{EngineCommand, EngineFault, EngineSeat, Launch, SeatSpec};
+use crate::engine::{Engine, EngineConfig};
 use crate::protocol::{
-    parse_line, preprocess, write_response, Command, Engine, EngineConfig, ErrorKind, Parsed,
-    ProtocolError,
+    parse_line, preprocess, write_response, Command, ErrorKind, Parsed, ProtocolError,
 };
 use crate::rules::{clip, Board, Player};
 use std::fmt;
@@ -538,7 +535,8 @@ impl Session {
 mod tests {
     use super::*;
     use crate::client::Response;
-    use crate::play::engine::{Deadline, Link};
+    use crate::client::{Deadline, Link};
+    use crate::protocol::Command;
     use crate::rules::{Cell, Geometry, Rule};
     use std::cell::RefCell;
     use std::rc::Rc;
@@ -550,8 +548,9 @@ mod tests {
     }
 
     impl Link for Recorder {
-        fn request(&mut self, line: &str, _: Deadline) -> Result<Response, String> {
-            self.log.borrow_mut().push(line.to_string());
+        fn request(&mut self, request: &Command, _: Deadline) -> Result<Response, String> {
+            let line = request.to_string();
+            self.log.borrow_mut().push(line.clone());
             let success = self.knows_undo || line != "undo";
             Ok(Response {
                 success,

@@ -14,6 +14,7 @@
 //! for [`Limits::heartbeat`] — browsers answer pings by themselves, even in
 //! a background tab — is gone.
 
+use crate::sys::poll::{poll, Watch};
 use std::collections::VecDeque;
 use std::fmt;
 use std::io::{self, Read, Write};
@@ -34,6 +35,8 @@ pub type Ws = WebSocket<TcpStream>;
 pub const HARD_MAX: usize = 64 * 1024;
 /// Close codes of RFC 6455 §7.4.1.
 pub const CLOSE_NORMAL: u16 = 1000;
+/// The server is going down.
+pub const CLOSE_GOING_AWAY: u16 = 1001;
 const CLOSE_PROTOCOL: u16 = 1002;
 const CLOSE_NOT_UTF8: u16 = 1007;
 const CLOSE_POLICY: u16 = 1008;
@@ -217,6 +220,18 @@ pub fn run(
     // Once we have sent a close: how the connection ends, and by when.
     let mut closing: Option<(End, Instant)> = None;
     let mut want_write;
+    // Frames that came in the packet of the upgrade request are in the
+    // WebSocket's buffer already, where `poll` cannot see them: taken now,
+    // not when the next byte arrives.
+    if let Some(end) = take_messages(
+        &mut ws,
+        limits,
+        &mut closing,
+        &mut last_heard,
+        &mut on_message,
+    ) {
+        return end;
+    }
     loop {
         for item in outbox.take() {
             match item {
@@ -271,81 +286,97 @@ pub fn run(
         if !readable {
             continue;
         }
-        loop {
-            let message = match ws.read() {
-                Ok(m) => m,
-                Err(e) if would_block(&e) => break,
-                Err(Error::ConnectionClosed | Error::AlreadyClosed) => {
-                    return closing.map_or(End::Closed, |(end, _)| end)
-                }
-                // A tab that is closed or reloaded may just drop the
-                // connection.
-                Err(Error::Protocol(ProtocolError::ResetWithoutClosingHandshake)) => {
-                    return closing.map_or(End::Closed, |(end, _)| end)
-                }
-                Err(Error::Io(e))
-                    if matches!(
-                        e.kind(),
-                        io::ErrorKind::ConnectionReset | io::ErrorKind::BrokenPipe
-                    ) =>
-                {
-                    return closing.map_or(End::Closed, |(end, _)| end)
-                }
-                // The frame couldn't be taken in whole, or is not what it
-                // says: the stream can't be trusted past it.
-                Err(Error::Capacity(e)) => {
-                    let why = format!("message too big (at most {HARD_MAX} bytes): {e}");
-                    start_close(&mut ws, CLOSE_TOO_BIG, &why);
-                    return End::Violation(why);
-                }
-                Err(Error::Utf8(_)) => {
-                    let why = "a text message that is not UTF-8".to_string();
-                    start_close(&mut ws, CLOSE_NOT_UTF8, &why);
-                    return End::Violation(why);
-                }
-                Err(Error::Protocol(e)) => {
-                    let why = format!("WebSocket protocol error: {e}");
-                    start_close(&mut ws, CLOSE_PROTOCOL, &why);
-                    return End::Violation(why);
-                }
-                Err(e) => return End::Failed(e.to_string()),
-            };
-            last_heard = Instant::now();
-            if closing.is_some() {
-                continue;
+        if let Some(end) = take_messages(
+            &mut ws,
+            limits,
+            &mut closing,
+            &mut last_heard,
+            &mut on_message,
+        ) {
+            return end;
+        }
+    }
+}
+
+/// Takes in every message that has arrived, passing each on to
+/// `on_message`; how the connection ends, if it ends here.
+fn take_messages(
+    ws: &mut Ws,
+    limits: &Limits,
+    closing: &mut Option<(End, Instant)>,
+    last_heard: &mut Instant,
+    on_message: &mut impl FnMut(Incoming) -> Result<(), Refusal>,
+) -> Option<End> {
+    loop {
+        let message = match ws.read() {
+            Ok(m) => m,
+            Err(e) if would_block(&e) => return None,
+            Err(Error::ConnectionClosed | Error::AlreadyClosed) => {
+                return Some(closing.take().map_or(End::Closed, |(end, _)| end))
             }
-            let incoming = match message {
-                Message::Text(text) if text.len() > limits.max_text => Incoming::Refused(format!(
-                    "syntax error: message too long ({} bytes; at most {})",
-                    text.len(),
-                    limits.max_text
-                )),
-                Message::Text(text) => Incoming::Text(text.as_str().to_string()),
-                Message::Binary(_) => Incoming::Refused(
-                    "syntax error: binary messages are not taken; send protocol lines as text"
-                        .to_string(),
-                ),
-                // Pings are answered by tungstenite; a close is answered too
-                // and the next read ends the connection.
-                _ => continue,
-            };
-            match on_message(incoming) {
-                Ok(()) => {}
-                Err(Refusal::TooManyWaiting) => {
-                    start_close(
-                        &mut ws,
-                        CLOSE_POLICY,
-                        "too many requests waiting for answers",
-                    );
-                    closing = Some((
-                        End::Violation("too many requests waiting for answers".into()),
-                        Instant::now() + CLOSE_WAIT,
-                    ));
-                }
-                Err(Refusal::Finished) => {
-                    start_close(&mut ws, CLOSE_NORMAL, "quit");
-                    closing = Some((End::ClosedByUs, Instant::now() + CLOSE_WAIT));
-                }
+            // A tab that is closed or reloaded may just drop the
+            // connection.
+            Err(Error::Protocol(ProtocolError::ResetWithoutClosingHandshake)) => {
+                return Some(closing.take().map_or(End::Closed, |(end, _)| end))
+            }
+            Err(Error::Io(e))
+                if matches!(
+                    e.kind(),
+                    io::ErrorKind::ConnectionReset | io::ErrorKind::BrokenPipe
+                ) =>
+            {
+                return Some(closing.take().map_or(End::Closed, |(end, _)| end))
+            }
+            // The frame couldn't be taken in whole, or is not what it
+            // says: the stream can't be trusted past it.
+            Err(Error::Capacity(e)) => {
+                let why = format!("message too big (at most {HARD_MAX} bytes): {e}");
+                start_close(ws, CLOSE_TOO_BIG, &why);
+                return Some(End::Violation(why));
+            }
+            Err(Error::Utf8(_)) => {
+                let why = "a text message that is not UTF-8".to_string();
+                start_close(ws, CLOSE_NOT_UTF8, &why);
+                return Some(End::Violation(why));
+            }
+            Err(Error::Protocol(e)) => {
+                let why = format!("WebSocket protocol error: {e}");
+                start_close(ws, CLOSE_PROTOCOL, &why);
+                return Some(End::Violation(why));
+            }
+            Err(e) => return Some(End::Failed(e.to_string())),
+        };
+        *last_heard = Instant::now();
+        if closing.is_some() {
+            continue;
+        }
+        let incoming = match message {
+            Message::Text(text) if text.len() > limits.max_text => Incoming::Refused(format!(
+                "syntax error: message too long ({} bytes; at most {})",
+                text.len(),
+                limits.max_text
+            )),
+            Message::Text(text) => Incoming::Text(text.as_str().to_string()),
+            Message::Binary(_) => Incoming::Refused(
+                "syntax error: binary messages are not taken; send protocol lines as text"
+                    .to_string(),
+            ),
+            // Pings are answered by tungstenite; a close is answered too
+            // and the next read ends the connection.
+            _ => continue,
+        };
+        match on_message(incoming) {
+            Ok(()) => {}
+            Err(Refusal::TooManyWaiting) => {
+                start_close(ws, CLOSE_POLICY, "too many requests waiting for answers");
+                *closing = Some((
+                    End::Violation("too many requests waiting for answers".into()),
+                    Instant::now() + CLOSE_WAIT,
+                ));
+            }
+            Err(Refusal::Finished) => {
+                start_close(ws, CLOSE_NORMAL, "quit");
+                *closing = Some((End::ClosedByUs, Instant::now() + CLOSE_WAIT));
             }
         }
     }
@@ -354,29 +385,14 @@ pub fn run(
 /// Waits up to `timeout` for the socket to be readable (or writable, when
 /// `want_write`) or the wake-up to fire: (socket ready, woken).
 fn wait(ws: &Ws, wakeup: &Wakeup, want_write: bool, timeout: Duration) -> (bool, bool) {
-    let mut events = libc::POLLIN;
-    if want_write {
-        events |= libc::POLLOUT;
-    }
-    let mut fds = [
-        libc::pollfd {
-            fd: ws.get_ref().as_raw_fd(),
-            events,
-            revents: 0,
-        },
-        libc::pollfd {
-            fd: wakeup.0.as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
-        },
+    let mut watches = [
+        Watch::readable(ws.get_ref().as_raw_fd()).writable_too(want_write),
+        Watch::readable(wakeup.0.as_raw_fd()),
     ];
-    let ms = timeout.as_micros().div_ceil(1000).min(i32::MAX as u128) as libc::c_int;
-    // SAFETY: two valid pollfds for the duration of the call.
-    let n = unsafe { libc::poll(fds.as_mut_ptr(), 2, ms) };
-    if n <= 0 {
-        return (false, false);
+    match poll(&mut watches, Some(timeout)) {
+        Ok(n) if n > 0 => (watches[0].ready(), watches[1].ready()),
+        _ => (false, false),
     }
-    (fds[0].revents != 0, fds[1].revents != 0)
 }
 
 /// Says why a connection can't have a session, then closes it ("try again

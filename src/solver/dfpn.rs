@@ -19,21 +19,8 @@
 //! settle siblings without a search: a move outside the zone of a failed
 //! move fails too.
 
-use super::search::{Facts, Search, ALL};
+use super::search::{Child, Facts, Search, ALL};
 use super::table::PN_INF;
-
-/// A child of a node: its move and what is known of it.
-#[derive(Clone, Copy, Debug)]
-pub struct Child {
-    cell: usize,
-    /// Whether the child had no proof numbers in the table.
-    fresh: bool,
-    /// From the child's mover's point of view.
-    phi: u32,
-    delta: u32,
-    /// Once settled: the zone backing it, seen from this node's board.
-    zone: u64,
-}
 
 /// What a call found: the node's numbers (0 and infinity when settled) and,
 /// when settled, its zone.

@@ -25,21 +25,23 @@
 //! cheap draw proofs; then a depth-bounded AND/OR search for the distance.
 
 mod dfpn;
+mod layout;
+mod map;
 mod pairing;
 mod search;
-mod shape;
 mod table;
 
 use crate::rules::{Board, Cell, Geometry, Player};
+use layout::Layout;
 pub use search::Prover;
-use search::{Limits, Pos, Search};
-use shape::Shape;
+use search::{Pos, Search, SearchLimits};
 use std::fmt;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 use table::Table;
 
-pub use shape::MAX_CELLS;
+pub use layout::MAX_CELLS;
+pub use map::analysis_map;
 
 /// The value of a position for the side to move, with perfect play.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -230,7 +232,7 @@ pub const DEFAULT_TABLE_MIB: usize = 64;
 
 /// The solver, with its table kept between requests on the same shape.
 pub struct Solver {
-    shape: Option<Shape>,
+    shape: Option<Layout>,
     table: Table,
     table_mib: usize,
     zones: bool,
@@ -288,7 +290,7 @@ impl Solver {
             return Err(SolveError::GameOver);
         }
         if self.shape.as_ref().is_none_or(|s| s.geometry != g) {
-            self.shape = Some(Shape::new(g).ok_or(SolveError::TooLarge(g))?);
+            self.shape = Some(Layout::new(g).ok_or(SolveError::TooLarge(g))?);
             self.table.clear();
         }
         let shape = self.shape.as_ref().expect("just built");
@@ -330,7 +332,7 @@ impl Solver {
                 });
             }
         };
-        let limits = Limits {
+        let limits = SearchLimits {
             deadline: budget.deadline,
             stop: budget.stop,
             progress: Some(&mut on_nodes),
@@ -438,7 +440,7 @@ impl Solver {
         while line.len() < max_plies && !b.is_over() {
             let Ok(pos) = self.prepare(&b) else { break };
             let shape = self.shape.as_ref().expect("prepared");
-            let limits = Limits {
+            let limits = SearchLimits {
                 deadline: budget.deadline,
                 stop: budget.stop,
                 progress: None,

@@ -11,8 +11,8 @@
 //! extra stone never hurts, so a cell outside them is a pass, never better
 //! than a real move); threats and window counts order them.
 
+use super::layout::Layout;
 use super::pairing::pairs_block;
-use super::shape::Shape;
 use super::table::{Known, Table};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -66,13 +66,13 @@ impl Pos {
 
     /// The empty cells.
     #[inline]
-    pub fn empty(&self, shape: &Shape) -> u64 {
+    pub fn empty(&self, shape: &Layout) -> u64 {
         shape.full & !(self.stones[0] | self.stones[1])
     }
 
     /// Plays the side to move on an empty cell.
     #[inline]
-    pub fn play(&mut self, shape: &Shape, cell: usize) {
+    pub fn play(&mut self, shape: &Layout, cell: usize) {
         let p = self.to_move;
         self.stones[p] |= 1 << cell;
         for (h, k) in self.hashes.iter_mut().zip(shape.keys(cell)) {
@@ -83,7 +83,7 @@ impl Pos {
 
     /// Takes back the last move, on `cell`.
     #[inline]
-    pub fn undo(&mut self, shape: &Shape, cell: usize) {
+    pub fn undo(&mut self, shape: &Layout, cell: usize) {
         let p = 1 - self.to_move;
         self.stones[p] &= !(1 << cell);
         for (h, k) in self.hashes.iter_mut().zip(shape.keys(cell)) {
@@ -121,16 +121,30 @@ pub struct Facts {
 }
 
 /// When the search must stop, and what to tell while it runs.
-pub struct Limits<'a> {
+pub struct SearchLimits<'a> {
     pub deadline: Option<Instant>,
     pub stop: Option<&'a AtomicBool>,
     /// Called now and then with the nodes searched so far.
     pub progress: Option<&'a mut dyn FnMut(u64)>,
 }
 
+/// A child of a node in `dfpn`: its move and what is known of it (kept
+/// here, beside the buffers of them the search keeps).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Child {
+    pub(super) cell: usize,
+    /// Whether the child had no proof numbers in the table.
+    pub(super) fresh: bool,
+    /// From the child's mover's point of view.
+    pub(super) phi: u32,
+    pub(super) delta: u32,
+    /// Once settled: the zone backing it, seen from this node's board.
+    pub(super) zone: u64,
+}
+
 /// One search: the position, the table and the limits.
 pub struct Search<'a> {
-    pub shape: &'a Shape,
+    pub shape: &'a Layout,
     pub table: &'a mut Table,
     pub pos: Pos,
     pub nodes: u64,
@@ -143,13 +157,13 @@ pub struct Search<'a> {
     node_limit: u64,
     /// Whether `stopped` was set by `node_limit`.
     out_of_nodes: bool,
-    limits: Limits<'a>,
+    limits: SearchLimits<'a>,
     /// Per player and cell: how often the move caused a cutoff.
     history: [[u32; 64]; 2],
     /// Move lists per ply, kept to avoid allocating.
     pub(super) lists: Vec<Vec<(usize, i64)>>,
     /// Children per ply for `dfpn`, kept to avoid allocating.
-    pub(super) children: Vec<Vec<super::dfpn::Child>>,
+    pub(super) children: Vec<Vec<Child>>,
     /// Their keys, per ply.
     pub(super) keys: Vec<Vec<u64>>,
     /// The best move of the root (ply 0) of the last value search.
@@ -166,7 +180,12 @@ pub struct Search<'a> {
 const WEIGHTS: [i64; 8] = [1, 8, 64, 512, 4096, 32768, 262_144, 2_097_152];
 
 impl<'a> Search<'a> {
-    pub fn new(shape: &'a Shape, table: &'a mut Table, pos: Pos, limits: Limits<'a>) -> Self {
+    pub fn new(
+        shape: &'a Layout,
+        table: &'a mut Table,
+        pos: Pos,
+        limits: SearchLimits<'a>,
+    ) -> Self {
         Search {
             shape,
             table,

@@ -122,22 +122,35 @@ const BUCKET: usize = 24;
 const PN_BUCKET: usize = 8;
 
 /// Zeroed words in which index `base` is aligned to 64 bytes (zeroed
-/// allocations are only touched as they are used).
-fn aligned_words(words: usize) -> (Vec<u64>, usize) {
-    let v = vec![0u64; words + 8];
-
+/// allocations are only touched as they are used); `None` when the
+/// allocator can't give them.
+fn aligned_words(words: usize) -> Option<(Vec<u64>, usize)> {
+    let v = crate::sys::memory::zeroed_words(words.checked_add(8)?)?;
     let base = (64 - (v.as_ptr() as usize) % 64) % 64 / 8;
-    (v, base)
+    Some((v, base))
 }
 
 impl Table {
-    /// A table of `2^bits` entries (at least one bucket).
+    /// A table of `2^bits` entries (at least one bucket), or a smaller one
+    /// by halves when the allocator can't give that much: a table too big
+    /// for the machine costs speed, never the process.
     pub fn new(bits: u32) -> Table {
-        let buckets = (1usize << bits.max(2)) >> 2;
+        let mut bits = bits.clamp(2, usize::BITS - 8);
+        loop {
+            match Table::allocate(bits) {
+                Some(t) => return t,
+                None if bits > 2 => bits -= 1,
+                None => panic!("no memory for the smallest table (a few hundred bytes)"),
+            }
+        }
+    }
+
+    fn allocate(bits: u32) -> Option<Table> {
+        let buckets = (1usize << bits) >> 2;
         let pn_buckets = (buckets >> 1).max(1);
-        let (words, base) = aligned_words(buckets * BUCKET);
-        let (pn_words, pn_base) = aligned_words(pn_buckets * PN_BUCKET);
-        Table {
+        let (words, base) = aligned_words(buckets.checked_mul(BUCKET)?)?;
+        let (pn_words, pn_base) = aligned_words(pn_buckets * PN_BUCKET)?;
+        Some(Table {
             words,
             base,
             mask: buckets - 1,
@@ -145,7 +158,7 @@ impl Table {
             pn_base,
             pn_mask: pn_buckets - 1,
             dirty: false,
-        }
+        })
     }
 
     /// A table of at most `mib` MiB.
@@ -270,6 +283,15 @@ impl Table {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_the_machine_cannot_give_shrinks() {
+        // 2^56 entries: exabytes, past any machine; a smaller table comes back.
+        let t = Table::new(56);
+        assert!(t.mask + 1 < (1 << 54), "{}", t.mask);
+        assert!(t.mask >= 1);
+        assert!(t.probe(12345).is_none());
+    }
 
     #[test]
     fn round_trip_and_replacement() {

@@ -5,6 +5,7 @@
 // Each test crate that includes this module uses part of it.
 #![allow(dead_code)]
 
+use std::io::Write;
 use std::io::{BufRead, BufReader, Read};
 use std::net::TcpStream;
 use std::process::{Child, Command, Stdio};
@@ -275,4 +276,51 @@ impl Client {
             }
         }
     }
+}
+
+/// For a test that listens beyond loopback (`--bind 0.0.0.0`): runs the
+/// test `name` (the caller) again in a network namespace of its own, where
+/// only its loopback exists, so nothing outside this machine's tests can
+/// reach its server. True when the caller should run its body here: inside
+/// that namespace, or where none can be made (`unshare -rn` and `ip`), said
+/// loudly; false when the body ran in one and passed.
+pub fn in_own_network(name: &str) -> bool {
+    const INSIDE: &str = "KINROW_TEST_OWN_NETWORK";
+    if std::env::var_os(INSIDE).is_some() {
+        return true;
+    }
+    let lo_up = "ip link set lo up && exec \"$@\"";
+    let usable = Command::new("unshare")
+        .args(["-rn", "sh", "-c", lo_up, "sh", "true"])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !usable {
+        let _ = std::io::stderr().write_all(
+            format!(
+                "\n!! {name}: no network namespace of its own (unshare -rn, ip): its server \
+                 listens on this machine's network for the test\n"
+            )
+            .as_bytes(),
+        );
+        return true;
+    }
+    let out = Command::new("unshare")
+        .args(["-rn", "sh", "-c", lo_up, "sh"])
+        .arg(std::env::current_exe().unwrap())
+        .args(["--exact", name, "--nocapture", "--test-threads=1"])
+        .env(INSIDE, "1")
+        .output()
+        .expect("unshare runs");
+    let said = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.status.success(),
+        "in its own network namespace:\n{said}"
+    );
+    assert!(said.contains("1 passed"), "the test did not run:\n{said}");
+    false
 }

@@ -42,13 +42,11 @@ fn find_program(env: &str, names: &[&str]) -> Option<PathBuf> {
 
 /// Says, past the test harness's capture, that browser tests were skipped.
 pub fn skip_loudly(why: &str) {
-    let banner = "!".repeat(78);
-    let text = format!(
-        "\n{banner}\n!! BROWSER TESTS SKIPPED: {why}\n!! Install them with: apt-get install -y \
-         chromium chromium-driver (.ci/run does)\n{banner}\n"
+    crate::skip::skip_loudly(
+        "the browser tests",
+        why,
+        "apt-get install -y chromium chromium-driver",
     );
-    // Straight to the file descriptor: the harness captures eprintln!.
-    let _ = std::io::stderr().write_all(text.as_bytes());
 }
 
 /// One browser at a time in a test process: a browser's end reaps every
@@ -70,6 +68,21 @@ impl Browser {
     /// Starts chromedriver and a browser with a window of `width`x`height`;
     /// `None` if either program is missing.
     pub fn start(width: u32, height: u32) -> Option<Browser> {
+        Browser::start_with(width, height, None)
+    }
+
+    /// A browser that acts as a phone's: a touch screen (`pointer: coarse`,
+    /// no hover) `width` CSS pixels wide, at three device pixels to one.
+    pub fn start_phone(width: u32, height: u32) -> Option<Browser> {
+        let emulation = json!({
+            "deviceMetrics": {"width": width, "height": height, "pixelRatio": 3.0, "touch": true},
+            "userAgent": "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 \
+                          (KHTML, like Gecko) Chrome/120.0 Mobile Safari/537.36",
+        });
+        Browser::start_with(width, height, Some(emulation))
+    }
+
+    fn start_with(width: u32, height: u32, emulation: Option<Value>) -> Option<Browser> {
         // A test that failed with the browser open poisons the lock; the
         // browser it held is gone all the same.
         let turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
@@ -140,9 +153,13 @@ impl Browser {
             format!("--user-data-dir={}", browser.profile.display()),
             format!("--window-size={width},{height}"),
         ];
+        let mut options = json!({"binary": chromium, "args": args});
+        if let Some(emulation) = emulation {
+            options["mobileEmulation"] = emulation;
+        }
         let caps = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
-            "goog:chromeOptions": {"binary": chromium, "args": args},
+            "goog:chromeOptions": options,
         }}});
         let answer = browser.call("POST", "/session", Some(caps));
         browser.session = answer["sessionId"]

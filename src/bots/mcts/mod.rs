@@ -324,6 +324,7 @@ impl Bot for Mcts {
                             "'{clipped}' is not a number of MiB from 1 to {MAX_MEMORY_MB}"
                         ))
                     })?;
+                crate::sys::memory::check_mib(mb as u64).map_err(bad)?;
                 self.tree.set_cap(cap_for(mb));
                 self.forget();
             }

@@ -139,10 +139,9 @@ impl Tree {
     /// False (and nothing changes) when the arena has no room for them.
     pub fn expand(&mut self, id: Id, squares: &[(u16, u8)], complete: bool) -> bool {
         debug_assert!(!self.get(id).is_expanded() && !squares.is_empty());
-        if self.nodes.len() + squares.len() > self.cap {
+        if self.nodes.len() + squares.len() > self.cap || !self.make_room(squares.len()) {
             return false;
         }
-        self.make_room(squares.len());
         let first = self.nodes.len() as Id;
         self.nodes.extend(squares.iter().map(|&sq| Node::leaf(sq)));
         let n = self.get_mut(id);
@@ -158,10 +157,11 @@ impl Tree {
     /// room.
     pub fn widen(&mut self, id: Id, extra: &[(u16, u8)]) -> bool {
         let old = self.get(id).children();
-        if self.nodes.len() + old.len() + extra.len() > self.cap {
+        if self.nodes.len() + old.len() + extra.len() > self.cap
+            || !self.make_room(old.len() + extra.len())
+        {
             return false;
         }
-        self.make_room(old.len() + extra.len());
         let first = self.nodes.len() as Id;
         self.nodes.extend_from_within(old);
         self.nodes.extend(extra.iter().map(|&sq| Node::leaf(sq)));
@@ -175,12 +175,23 @@ impl Tree {
 
     /// Room for `n` more nodes (the caller checked the cap): the arena
     /// doubles, but never past the cap.
-    fn make_room(&mut self, n: usize) {
+    /// False when the allocator can't give room for `n` more nodes: the cap
+    /// comes down to what the arena holds (a cap beyond what the machine
+    /// gives then stops the tree's growth, as a full arena does, instead of
+    /// aborting the process).
+    fn make_room(&mut self, n: usize) -> bool {
         let len = self.nodes.len();
-        if self.nodes.capacity() < len + n {
-            let want = (2 * len).clamp(len + n, self.cap.max(len + n));
-            self.nodes.reserve_exact(want - len);
+        if self.nodes.capacity() >= len + n {
+            return true;
         }
+        let want = (2 * len).clamp(len + n, self.cap.max(len + n));
+        if self.nodes.try_reserve_exact(want - len).is_ok()
+            || self.nodes.try_reserve_exact(n).is_ok()
+        {
+            return true;
+        }
+        self.cap = len;
+        false
     }
 
     /// Marks a node as a finished game: `value` for the side to move there

@@ -40,7 +40,7 @@ function drawHead(view) {
   const b = s.board;
   const names = s.engines.map((e) => e.name).join(", ");
   $("head").textContent =
-    `${b.rows}x${b.cols}, ${b.k} in a row (${b.rule}) · seed ${s.seed} · ${names}`;
+    `${b.rows}x${b.cols}, ${b.k} in a row (${b.rule}) · seed ${view.seed} · ${names}`;
 }
 
 function drawProgress(view) {

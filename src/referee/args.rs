@@ -1,0 +1,183 @@
+//! The referee's command line for a run, as clap parses it: the flags one
+//! by one, each with its own range. [`crate::referee::Config::from_args`]
+//! turns them into a checked run, with every rule between flags.
+
+// The flags' doc comments are their help text, brackets and all
+// (`[NAME=]`), which rustdoc would take for links.
+#![allow(rustdoc::broken_intra_doc_links)]
+
+use super::openings::OpeningOrder;
+use super::shard::{Shard, ShardError};
+use super::stats::Sprt;
+use super::EngineSpec;
+use crate::bots::{BotKind, UnknownBot};
+use crate::cli::ShapeArgs;
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+
+/// The flags of a run (`referee [OPTIONS]`).
+#[derive(clap::Args, Debug)]
+pub struct RunArgs {
+    /// An engine, [NAME=][gomocup:|kinrow:]COMMAND; COMMAND is split into
+    /// words like a shell does (quotes allowed) and run directly.
+    /// `gomocup:` marks a Gomocup (piskvork) brain, as does a program whose
+    /// file name starts with pbrain-; `kinrow:` forces kinrow's protocol.
+    /// Repeatable.
+    #[arg(long = "engine", value_name = "[NAME=][gomocup:]COMMAND", value_parser = parse_engine)]
+    pub engines: Vec<EngineSpec>,
+    /// Built-in bots (comma-separated: random, blocking, minimax, mcts), played by
+    /// the kinrow binary next to this one.
+    #[arg(long, value_name = "LIST", value_delimiter = ',', value_parser = parse_bot)]
+    pub bots: Vec<BotKind>,
+    /// Games per pairing (rounded up to an even number: pairs with colours
+    /// swapped).
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+    pub games: u32,
+    /// Random opening plies per pair of games (default: 1 on boards of up to
+    /// 16 cells, 2 on larger ones, 0 when K is 1 or 2).
+    #[arg(long, value_name = "PLIES", conflicts_with = "openings_file")]
+    pub openings: Option<usize>,
+    /// Openings from a file: one a line as 1-based cells `R C R C …`
+    /// (blank lines and # comments skipped); round after round takes the
+    /// next line, cycling.
+    #[arg(long, value_name = "FILE")]
+    pub openings_file: Option<PathBuf>,
+    /// The order of --openings-file's lines: sequential, or random (shuffled
+    /// with the seed).
+    #[arg(long, value_name = "ORDER", requires = "openings_file", value_parser = parse_order)]
+    pub openings_order: Option<OpeningOrder>,
+    #[command(flatten)]
+    pub shape: ShapeArgs,
+    /// Games played at once, each with its own engine processes (default:
+    /// the number of CPUs).
+    #[arg(long, value_name = "J", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub concurrency: Option<u32>,
+    /// Time per move told to engines with `set movetime`, in ms.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    pub movetime: Option<u64>,
+    /// A whole-game clock per side, in ms: engines are told what is left
+    /// before every move (`set timeleft MS`; Gomocup: INFO timeout_match and
+    /// time_left); a side whose clock runs out loses on time.
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    pub match_time: Option<u64>,
+    /// Write nothing to a Gomocup brain sooner than this many ms after its
+    /// answer (some drop a command that comes right after their move); at
+    /// most as long as the brain's last move took, so fast brains pay
+    /// nothing, and never applied to kinrow engines.
+    #[arg(long, value_name = "MS", default_value_t = 5, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub write_gap: u64,
+    /// Write each finished game as an SGF file here (names:
+    /// GAME-X-vs-O.sgf).
+    #[arg(long, value_name = "DIR")]
+    pub sgf_dir: Option<PathBuf>,
+    /// Hard deadline for any reply during games, in ms (default: movetime
+    /// plus a margin, else 10000).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    pub timeout: Option<u64>,
+    /// Deadline for a fresh engine process to answer its first requests,
+    /// in ms (default: 10000, or --timeout if longer).
+    #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
+    pub startup_timeout: Option<u64>,
+    /// Seed for openings and engine seeds (default: random; always printed).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Stop a two-engine match once decided: elo0,elo1[,alpha,beta].
+    #[arg(long, value_name = "ELO0,ELO1[,ALPHA,BETA]", value_parser = parse_sprt)]
+    pub sprt: Option<Sprt>,
+    /// Write the JSON summary here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Append one JSON line per finished game here.
+    #[arg(long, value_name = "FILE")]
+    pub games_out: Option<PathBuf>,
+    /// Continue the run whose records are in --games-out FILE: check that
+    /// they belong to this run, count them, and play only the missing games.
+    #[arg(long, requires = "games_out")]
+    pub resume: bool,
+    /// Write engines' stderr and the referee's log here.
+    #[arg(long, value_name = "DIR")]
+    pub log_dir: Option<PathBuf>,
+    /// Play the built-in bots (--bots) on the referee's own threads, with no
+    /// processes and no pipes: the same games as with processes, every move
+    /// still checked, many times faster.
+    #[arg(long)]
+    pub in_process: bool,
+    /// Play only shard I of N of the run's schedule (pairs p with p mod N =
+    /// I - 1); merge the shards' --games-out files with `referee merge`.
+    #[arg(long, value_name = "I/N", value_parser = parse_shard)]
+    pub shard: Option<Shard>,
+    /// No progress display.
+    #[arg(long)]
+    pub quiet: bool,
+    /// Serve a read-only page of the run on this port (0: any free port;
+    /// the address is printed): progress, tallies with Elo, the crosstable,
+    /// the boards of the games in progress, move by move.
+    #[arg(long, value_name = "PORT")]
+    pub serve: Option<u16>,
+    /// The address --serve listens on; the default answers this machine
+    /// only, any other lets everyone who can reach it watch.
+    #[arg(
+        long,
+        value_name = "ADDRESS",
+        default_value = "127.0.0.1",
+        requires = "serve"
+    )]
+    pub serve_bind: IpAddr,
+    /// When stderr is not a terminal, write a progress line this often, in
+    /// seconds.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_every)]
+    pub progress_every: f64,
+    /// Grace period for engines to exit after `quit`, in ms.
+    #[arg(long, value_name = "MS", default_value_t = 300, hide = true)]
+    pub grace: u64,
+}
+
+impl RunArgs {
+    /// Where the watch page listens (`--serve`, `--serve-bind`), if asked.
+    pub fn watch_address(&self) -> Option<SocketAddr> {
+        self.serve
+            .map(|port| SocketAddr::new(self.serve_bind, port))
+    }
+}
+
+fn parse_shard(s: &str) -> Result<Shard, String> {
+    s.parse().map_err(|e: ShardError| e.to_string())
+}
+
+fn parse_every(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if (0.1..=86_400.0).contains(&v) => Ok(v),
+        _ => Err(format!(
+            "'{s}' is not a number of seconds from 0.1 to 86400"
+        )),
+    }
+}
+
+fn parse_engine(s: &str) -> Result<EngineSpec, String> {
+    s.parse()
+}
+
+/// A built-in bot's name (`--bots`, and the bin's `--serve-bot`).
+pub fn parse_bot(s: &str) -> Result<BotKind, String> {
+    s.parse().map_err(|e: UnknownBot| e.to_string())
+}
+
+fn parse_order(s: &str) -> Result<OpeningOrder, String> {
+    s.parse()
+}
+
+fn parse_sprt(s: &str) -> Result<Sprt, String> {
+    let v: Vec<f64> = s
+        .split(',')
+        .map(|p| {
+            p.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("'{p}' is not a number"))
+        })
+        .collect::<Result<_, _>>()?;
+    match v[..] {
+        [e0, e1] => Sprt::new(e0, e1, 0.05, 0.05),
+        [e0, e1, a, b] => Sprt::new(e0, e1, a, b),
+        _ => Err("expected elo0,elo1 or elo0,elo1,alpha,beta".into()),
+    }
+}

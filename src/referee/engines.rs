@@ -1,0 +1,259 @@
+//! The engines of a run: the start-up check every engine process passes
+//! before any game (and the names it settles), the built-in bots of an
+//! `--in-process` run, and the processes a worker starts for its games and
+//! lets go at its end.
+
+use super::config::Config;
+use super::report::EngineInfo;
+use super::{detail_text, is_valid_name, EngineSpec};
+use crate::bots::BotKind;
+use crate::client::{ClientError, EngineCommand, EngineLink, GomocupOptions, StderrTo};
+use crate::protocol::Command;
+use anyhow::bail;
+use std::fs::File;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// How Gomocup brains are driven in this run.
+pub(super) fn gomocup_options(config: &Config) -> GomocupOptions {
+    GomocupOptions {
+        board: config.geometry,
+        write_gap: config.write_gap,
+        timeout_turn: config
+            .movetime_ms
+            .map_or(crate::bots::DEFAULT_MOVETIME, Duration::from_millis),
+        match_time: config.match_time_ms.map(Duration::from_millis),
+    }
+}
+
+/// Starts the engine processes of a run's games, each with its stderr log
+/// (numbered in the order they start) and the run's cancel flag.
+pub(super) struct Launcher<'a> {
+    pub config: &'a Config,
+    pub engines: &'a [EngineInfo],
+    /// Ctrl-C: abandon waits on engines.
+    pub cancel: Arc<AtomicBool>,
+    /// Numbers engine processes for their stderr log names.
+    pub spawned: AtomicUsize,
+}
+
+impl Launcher<'_> {
+    pub fn spawn(&self, engine: usize) -> Result<EngineLink, ClientError> {
+        let info = &self.engines[engine];
+        let stderr = match &self.config.log_dir {
+            Some(dir) => {
+                let n = self.spawned.fetch_add(1, Ordering::Relaxed);
+                let path = dir.join(format!("{}.{n}.stderr.log", info.name));
+                match File::create(&path) {
+                    Ok(f) => StderrTo::File(f),
+                    Err(_) => StderrTo::Discard,
+                }
+            }
+            None => StderrTo::Discard,
+        };
+        let command = EngineCommand {
+            argv: info.command.clone(),
+            dialect: self.config.engines[engine].dialect,
+        };
+        let mut p = EngineLink::spawn(&command, stderr, gomocup_options(self.config))?;
+        p.set_cancel(Arc::clone(&self.cancel));
+        Ok(p)
+    }
+}
+
+/// Waits for a fresh process to answer `protocol_version` within the
+/// start-up deadline (as at the start-up check), so that starting the
+/// program — an interpreter loading, a brain reading its files — is not
+/// counted against its first move.
+pub(super) fn ready(mut p: EngineLink, timeout: Duration) -> Result<EngineLink, ClientError> {
+    p.request(Command::ProtocolVersion, timeout)?;
+    Ok(p)
+}
+
+/// `quit` to every engine, one shared grace period, then SIGKILL; all reaped.
+pub(super) fn shutdown_all(mut procs: Vec<EngineLink>, grace: Duration) {
+    for p in &mut procs {
+        p.request_quit();
+    }
+    let deadline = Instant::now() + grace;
+    for mut p in procs {
+        p.wait_until(deadline);
+        p.kill();
+    }
+}
+
+/// Starts every engine once, checks `protocol_version`, `name` and
+/// `newgame` for the board within the timeout, and settles the names.
+pub(super) fn check_engines(
+    config: &Config,
+    cancel: &Arc<AtomicBool>,
+) -> anyhow::Result<Vec<EngineInfo>> {
+    let answers: Vec<Result<Option<String>, String>> = std::thread::scope(|s| {
+        let handles: Vec<_> = config
+            .engines
+            .iter()
+            .map(|spec| s.spawn(|| probe(config, spec, cancel)))
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("start-up check failed".into()))
+            })
+            .collect()
+    });
+    let mut errors = Vec::new();
+    let mut engines: Vec<EngineInfo> = Vec::new();
+    for (spec, answer) in config.engines.iter().zip(answers) {
+        let base = match (&spec.name, &answer) {
+            (Some(n), _) => n.clone(),
+            (None, Ok(Some(reply))) => name_from_reply(reply).unwrap_or_else(|| fallback(spec)),
+            _ => fallback(spec),
+        };
+        let name = unique_name(base, &engines);
+        if let Err(e) = answer {
+            errors.push(format!(
+                "engine '{name}' ({}): {e}",
+                EngineCommand {
+                    argv: spec.argv.clone(),
+                    dialect: spec.dialect
+                }
+                .shown()
+            ));
+        }
+        engines.push(EngineInfo {
+            name,
+            command: spec.argv.clone(),
+            protocol: spec.dialect.name().to_string(),
+        });
+    }
+    if !errors.is_empty() {
+        bail!("{}", errors.join("\n"));
+    }
+    Ok(engines)
+}
+
+/// One engine's start-up check: its `name` reply if it gave one, or what
+/// went wrong (with the last line of its stderr).
+fn probe(
+    config: &Config,
+    spec: &EngineSpec,
+    cancel: &Arc<AtomicBool>,
+) -> Result<Option<String>, String> {
+    let g = config.geometry;
+    let command = EngineCommand {
+        argv: spec.argv.clone(),
+        dialect: spec.dialect,
+    };
+    let mut p = EngineLink::spawn(&command, StderrTo::Discard, gomocup_options(config))
+        .map_err(|e| e.to_string())?;
+    p.set_cancel(Arc::clone(cancel));
+    // Starting is not moving: its own, more generous deadline (for a
+    // Gomocup brain too, whose first request is `START`).
+    let deadline = Instant::now() + config.startup_timeout;
+    let ms = config.startup_timeout.as_millis();
+    let result = (|| {
+        p.send(&[
+            Command::ProtocolVersion,
+            Command::Name,
+            Command::new_game(g),
+        ])
+        .map_err(|e| e.to_string())?;
+        let mut name = None;
+        for what in ["protocol_version", "name", "newgame"] {
+            let r = p.read_response(deadline).map_err(|e| match e {
+                ClientError::Timeout => format!(
+                    "did not answer {what} within {ms} ms, the start-up deadline \
+                     (--startup-timeout)"
+                ),
+                ClientError::Closed => format!("exited before answering {what}"),
+                e => format!("{e} (waiting for {what})"),
+            })?;
+            match what {
+                "protocol_version" if !r.success => {
+                    return Err(format!(
+                        "refused protocol_version: {}",
+                        detail_text(&r.text)
+                    ))
+                }
+                "name" if r.success => name = Some(r.text.clone()),
+                "newgame" if !r.success => {
+                    return Err(format!(
+                        "refused the board ({}x{} k{} {}): {}",
+                        g.rows(),
+                        g.cols(),
+                        g.k(),
+                        g.rule(),
+                        detail_text(&r.text)
+                    ))
+                }
+                _ => {}
+            }
+        }
+        Ok(name)
+    })();
+    let result = result.map_err(|e| {
+        let tail = p.stderr_tail();
+        let tail = tail.trim();
+        if tail.is_empty() {
+            e
+        } else {
+            format!(
+                "{e}; its stderr ends: {}",
+                detail_text(tail.lines().last().unwrap_or(""))
+            )
+        }
+    });
+    p.shutdown(config.grace);
+    result
+}
+
+/// A display name from an engine's `name` reply: its words joined with
+/// `-`, the characters a name may have, at most 40 (`None` if nothing is
+/// left).
+fn name_from_reply(reply: &str) -> Option<String> {
+    let cleaned: String = reply
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join("-")
+        .chars()
+        .filter(|c| is_valid_name(&c.to_string()))
+        .take(40)
+        .collect();
+    (!cleaned.is_empty()).then_some(cleaned)
+}
+
+/// The name of an engine that gave none: its program's file name.
+fn fallback(spec: &EngineSpec) -> String {
+    crate::client::display_name(&spec.argv)
+}
+
+/// `base`, or `base-2`, `base-3`, … when an engine before has that name.
+fn unique_name(base: String, engines: &[EngineInfo]) -> String {
+    let mut name = base.clone();
+    let mut n = 2;
+    while engines.iter().any(|e| e.name == name) {
+        name = format!("{base}-{n}");
+        n += 1;
+    }
+    name
+}
+
+/// The engines of an `--in-process` run: the built-in bots by name, with
+/// the command a process of each would run. Nothing to start, so nothing
+/// to check ([`Config::check`] made sure they are all bots).
+pub(super) fn bot_engines(config: &Config) -> (Vec<EngineInfo>, Vec<BotKind>) {
+    let mut engines: Vec<EngineInfo> = Vec::new();
+    let mut kinds = Vec::new();
+    for spec in &config.engines {
+        let name = unique_name(spec.name.clone().unwrap_or_default(), &engines);
+        engines.push(EngineInfo {
+            name,
+            command: spec.argv.clone(),
+            protocol: spec.dialect.name().to_string(),
+        });
+        kinds.extend(spec.bot);
+    }
+    (engines, kinds)
+}

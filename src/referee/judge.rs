@@ -1,0 +1,308 @@
+//! The judge of a refereed game, one for both modes (engine processes,
+//! [`super::process`], and built-in bots in process, [`super::in_process`]),
+//! so that they stay move for move the same: each side's time and game
+//! clock, the verdict on every reply to `genmove` (a move checked and
+//! played on the referee's board, or the fault that ends the game, in the
+//! same words), and the game's end.
+//!
+//! A mode brings the reply and how long it took; how it got it (a pipe
+//! with a deadline, a call on the referee's own thread) is the mode's.
+
+use super::detail_text;
+use super::game::{Cancelled, GameEnd, GameSetup, Reason};
+use crate::protocol::MoveReply;
+use crate::rules::{Board, Cell, Player};
+use std::time::{Duration, Instant};
+
+/// Why talking to one engine stopped: a fault of that engine, or Ctrl-C.
+pub(super) enum Stop {
+    Fault(Reason, String),
+    Cancelled,
+}
+
+/// What a side gave for its move.
+pub(super) enum Reply<'a> {
+    /// A success, as the engine wrote it (to be read as a cell).
+    Text(&'a str),
+    /// A cell, chosen by a built-in bot.
+    Cell(Cell),
+    /// A refusal (`?`), with its text.
+    Refused(&'a str),
+    /// No reply: why the wait for it stopped (`Reason::Timeout`: the
+    /// deadline passed).
+    Stopped(Stop),
+}
+
+/// A game as the judge keeps it: the referee's board, the moves after the
+/// opening, each side's time and what is left on its clock, and the move
+/// each side has yet to be told.
+pub(super) struct Judge<'b> {
+    board: &'b mut Board,
+    /// The hard deadline for each reply (`--timeout`).
+    timeout: Duration,
+    moves: Vec<Cell>,
+    /// Time each side (X, O) spent answering `genmove`.
+    time: [Duration; 2],
+    /// What is left on each side's game clock.
+    clock: [Option<Duration>; 2],
+    /// The opponent's last move, for each side, not yet told to it.
+    unseen: [Option<Cell>; 2],
+}
+
+impl<'b> Judge<'b> {
+    /// A game of `setup` on `board` (empty), its opening played.
+    pub fn new(board: &'b mut Board, setup: &GameSetup<'_>) -> Judge<'b> {
+        for &cell in setup.opening {
+            // Openings are made legal by the scheduler; a bad one is a bug there.
+            if board.try_play(cell).is_err() {
+                break;
+            }
+        }
+        Judge {
+            board,
+            timeout: setup.timeout,
+            moves: Vec::with_capacity(setup.geometry.area()),
+            time: [Duration::ZERO; 2],
+            clock: [setup.match_time; 2],
+            unseen: [None, None],
+        }
+    }
+
+    pub fn board(&self) -> &Board {
+        self.board
+    }
+
+    /// What is left on `side`'s clock, if the game has clocks.
+    pub fn left(&self, side: Player) -> Option<Duration> {
+        self.clock[side.index()]
+    }
+
+    /// When the wait for `side`'s reply to a request sent at `start` ends:
+    /// the move deadline, or its clock when that is sooner.
+    pub fn deadline(&self, side: Player, start: Instant) -> Instant {
+        start
+            + self
+                .left(side)
+                .map_or(self.timeout, |l| l.min(self.timeout))
+    }
+
+    /// The opponent's last move, to be told to `side` with its next turn.
+    pub fn take_unseen(&mut self, side: Player) -> Option<Cell> {
+        self.unseen[side.index()].take()
+    }
+
+    /// Charges `used` to `side`'s time and clock.
+    pub fn charge(&mut self, side: Player, used: Duration) {
+        let i = side.index();
+        self.time[i] += used;
+        if let Some(l) = self.clock[i] {
+            self.clock[i] = Some(l.saturating_sub(used));
+        }
+    }
+
+    /// The verdict on `side`'s reply, which took `used`: the move, checked
+    /// and played (and told to `on_move`), or the fault that ends the game.
+    /// A side past its clock has lost on time, whatever it answered.
+    pub fn rule(
+        &mut self,
+        side: Player,
+        reply: Reply<'_>,
+        used: Duration,
+        on_move: &mut dyn FnMut(Player, Cell),
+    ) -> Result<(), Stop> {
+        let left = self.left(side);
+        self.charge(side, used);
+        let timed_out = matches!(reply, Reply::Stopped(Stop::Fault(Reason::Timeout, _)));
+        if let Some(l) = left {
+            // Past its clock, or silent until the clock (not the referee's
+            // timeout) ended the wait.
+            if used > l || (l < self.timeout && timed_out) {
+                return Err(Stop::Fault(
+                    Reason::Timeout,
+                    format!(
+                        "lost on time: {:.1} ms used, {:.1} ms were left on its clock",
+                        used.as_secs_f64() * 1e3,
+                        l.as_secs_f64() * 1e3
+                    ),
+                ));
+            }
+        }
+        let cell = match reply {
+            Reply::Cell(cell) => cell,
+            Reply::Text(text) => self.read_cell(text)?,
+            Reply::Refused(text) => {
+                return Err(Stop::Fault(
+                    Reason::Refused,
+                    format!("genmove refused: {}", detail_text(text)),
+                ))
+            }
+            // The referee's deadline ran out (not the engine's own clock).
+            Reply::Stopped(Stop::Fault(Reason::Timeout, _)) => {
+                return Err(Stop::Fault(
+                    Reason::Timeout,
+                    format!(
+                        "no reply within {} ms, the move deadline (--timeout)",
+                        self.timeout.as_millis()
+                    ),
+                ))
+            }
+            Reply::Stopped(stop) => return Err(stop),
+        };
+        match self.board.try_play(cell) {
+            Err(e) => Err(Stop::Fault(Reason::Illegal, format!("{cell}: {e}"))),
+            Ok(_) => {
+                self.moves.push(cell);
+                self.unseen[side.other().index()] = Some(cell);
+                on_move(side, cell);
+                Ok(())
+            }
+        }
+    }
+
+    /// A reply's text as a cell: a row and a column off the board are an
+    /// illegal move, anything else that is no cell is malformed.
+    fn read_cell(&self, text: &str) -> Result<Cell, Stop> {
+        let g = self.board.geometry();
+        match MoveReply::read(text) {
+            MoveReply::Cell(cell) => Ok(cell),
+            MoveReply::OffBoard => Err(Stop::Fault(
+                Reason::Illegal,
+                format!(
+                    "{} is off the {}x{} board",
+                    detail_text(text.trim()),
+                    g.rows(),
+                    g.cols()
+                ),
+            )),
+            MoveReply::NotAMove => Err(Stop::Fault(
+                Reason::Malformed,
+                format!("genmove reply '{}'", detail_text(text)),
+            )),
+        }
+    }
+
+    /// The game's end: played out (`Ok(winner)`, `None` for a draw), or
+    /// lost by the side that stopped with a fault; Ctrl-C abandons it.
+    pub fn end(self, result: Result<Option<Player>, (Player, Stop)>) -> Result<GameEnd, Cancelled> {
+        match result {
+            Ok(winner) => Ok(GameEnd::played_out(winner, self.moves, self.time)),
+            Err((_, Stop::Cancelled)) => Err(Cancelled),
+            Err((side, Stop::Fault(reason, detail))) => {
+                let mut end = GameEnd::forfeit(side, reason, detail);
+                end.moves = self.moves;
+                end.time = self.time;
+                Ok(end)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Geometry;
+
+    fn setup(match_time: Option<Duration>) -> GameSetup<'static> {
+        GameSetup {
+            geometry: Geometry::TIC_TAC_TOE,
+            opening: &[],
+            seeds: [0, 0],
+            movetime_ms: None,
+            timeout: Duration::from_millis(1000),
+            match_time,
+        }
+    }
+
+    fn fault(r: Result<(), Stop>) -> (Reason, String) {
+        match r {
+            Err(Stop::Fault(reason, detail)) => (reason, detail),
+            Err(Stop::Cancelled) => panic!("cancelled"),
+            Ok(()) => panic!("no fault"),
+        }
+    }
+
+    #[test]
+    fn every_reply_gets_its_verdict_in_the_same_words() {
+        let ms = Duration::from_millis;
+        let mut board = Board::new(Geometry::TIC_TAC_TOE);
+        let setup = setup(None);
+        let mut judge = Judge::new(&mut board, &setup);
+        let mut heard = Vec::new();
+        let mut on_move = |side, cell| heard.push((side, cell));
+        let x = Player::X;
+        judge
+            .rule(x, Reply::Text(" 2 2\n"), ms(5), &mut on_move)
+            .ok();
+        let o = Player::O;
+        let cases = [
+            (Reply::Text("2 2"), Reason::Illegal, "2 2: "),
+            (Reply::Text("4 1"), Reason::Illegal, "4 1: "),
+            (
+                Reply::Text("0 1"),
+                Reason::Illegal,
+                "0 1 is off the 3x3 board",
+            ),
+            (
+                Reply::Text("pass"),
+                Reason::Malformed,
+                "genmove reply 'pass'",
+            ),
+            (Reply::Refused("no"), Reason::Refused, "genmove refused: no"),
+            (
+                Reply::Stopped(Stop::Fault(Reason::Timeout, String::new())),
+                Reason::Timeout,
+                "no reply within 1000 ms, the move deadline (--timeout)",
+            ),
+            (
+                Reply::Stopped(Stop::Fault(Reason::Crash, "output closed".into())),
+                Reason::Crash,
+                "output closed",
+            ),
+        ];
+        for (reply, reason, words) in cases {
+            let (r, detail) = fault(judge.rule(o, reply, ms(1), &mut on_move));
+            assert_eq!(r, reason);
+            assert!(detail.starts_with(words), "{detail}");
+        }
+        judge
+            .rule(o, Reply::Cell(Cell::new(0, 0)), ms(1), &mut on_move)
+            .ok();
+        let end = judge.end(Err((x, Stop::Fault(Reason::Crash, "gone".into()))));
+        let end = end.unwrap();
+        assert_eq!(end.moves, [Cell::new(1, 1), Cell::new(0, 0)]);
+        // Every reply is charged, the faulty ones too.
+        assert_eq!(end.time, [ms(5), ms(8)]);
+        assert_eq!((end.winner, end.reason), (Some(o), Reason::Crash));
+        assert_eq!(heard.len(), 2);
+    }
+
+    #[test]
+    fn a_side_past_its_clock_has_lost_on_time_whatever_it_answered() {
+        let ms = Duration::from_millis;
+        let mut board = Board::new(Geometry::TIC_TAC_TOE);
+        let setup = setup(Some(ms(100)));
+        let mut judge = Judge::new(&mut board, &setup);
+        let x = Player::X;
+        // The wait ends at the clock when it is sooner than the deadline.
+        let start = Instant::now();
+        assert_eq!(judge.deadline(x, start), start + ms(100));
+        judge
+            .rule(x, Reply::Text("1 1"), ms(60), &mut |_, _| {})
+            .ok();
+        assert_eq!(judge.left(x), Some(ms(40)));
+        judge
+            .rule(Player::O, Reply::Text("2 2"), ms(1), &mut |_, _| {})
+            .ok();
+        let (reason, detail) = fault(judge.rule(x, Reply::Text("3 3"), ms(41), &mut |_, _| {}));
+        assert_eq!(reason, Reason::Timeout);
+        assert_eq!(
+            detail,
+            "lost on time: 41.0 ms used, 40.0 ms were left on its clock"
+        );
+        // Silent until its clock (sooner than the deadline) ended the wait.
+        let o = Player::O;
+        let silent = Reply::Stopped(Stop::Fault(Reason::Timeout, String::new()));
+        let (_, detail) = fault(judge.rule(o, silent, ms(99), &mut |_, _| {}));
+        assert!(detail.starts_with("lost on time"), "{detail}");
+    }
+}
