@@ -885,6 +885,7 @@ fn renju_and_caro_are_rules_with_names() {
     }
     let names: Vec<String> = Rule::ALL.iter().map(|r| r.to_string()).collect();
     assert_eq!(names, ["free", "exact", "renju", "caro", "caro-exact"]);
+    assert_eq!(Rule::CHOICES, names.join("|"));
     let err = "gomoku".parse::<Rule>().unwrap_err().to_string();
     assert_eq!(
         err,

@@ -559,9 +559,11 @@ pub(super) fn line_slots_at(rows: usize, cols: usize, (r, c): (usize, usize)) ->
 
 impl fmt::Display for Board {
     /// The board for people: column numbers on top, row numbers on the left,
-    /// `X`, `O` and `.` cells.
+    /// `X`, `O` and `.` cells, and `#` on the cells forbidden to the side to
+    /// move (renju's Black), as Yixin Board marks them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (rows, cols) = (self.geo.rows(), self.geo.cols());
+        let forbidden = self.forbidden_cells();
         let w = if cols >= 10 { 3 } else { 2 };
         let lw = if rows >= 10 { 2 } else { 1 };
         write!(f, "{:lw$}", "")?;
@@ -571,8 +573,10 @@ impl fmt::Display for Board {
         for r in 0..rows {
             write!(f, "\n{:>lw$}", r + 1)?;
             for c in 0..cols {
-                let ch = match self.stone_at(Cell::new(r as u8, c as u8)) {
+                let cell = Cell::new(r as u8, c as u8);
+                let ch = match self.stone_at(cell) {
                     Some(p) => p.letter(),
+                    None if forbidden.iter().any(|&(f, _)| f == cell) => '#',
                     None => '.',
                 };
                 write!(f, "{ch:>w$}")?;

@@ -94,6 +94,10 @@ impl Rule {
         Rule::CaroExact,
     ];
 
+    /// Every rule's name, as usage lines write the choice (checked against
+    /// [`Rule::ALL`] by a test).
+    pub const CHOICES: &'static str = "free|exact|renju|caro|caro-exact";
+
     /// Whether a run of more than K of `p`'s stones wins for `p`.
     #[inline]
     pub const fn overline_wins(self, p: Player) -> bool {
