@@ -435,3 +435,72 @@ fn a_brain_on_a_board_without_five_is_refused_in_words() {
         assert_no_leftovers(&scratch);
     }
 }
+
+#[test]
+fn renju_and_caro_between_brains_with_the_rule_told_as_the_protocol_says() {
+    // Two pbrain-kinrow brains play renju: no faults, no forbidden move,
+    // and the SGF files replay under the rule they name.
+    let scratch = Scratch::new("gomocup-renju");
+    let link = pbrain_kinrow(&scratch);
+    let sgf_dir = scratch.path("sgf");
+    let (a, b) = (
+        format!("a={} --bot random", link.display()),
+        format!("b={} --bot blocking", link.display()),
+    );
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--board",
+            "15x15",
+            "--rule",
+            "renju",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--sgf-dir",
+            sgf_dir.to_str().unwrap(),
+        ],
+    );
+    clean(&run);
+    check_sgf(&run.games, &sgf_dir);
+    for game in &run.games {
+        let stem = kinrow::records::RecordedGame::file_stem(
+            game["game"].as_u64().unwrap() as usize,
+            game["x"].as_str().unwrap(),
+            game["o"].as_str().unwrap(),
+        );
+        let text = std::fs::read_to_string(sgf_dir.join(format!("{stem}.sgf"))).unwrap();
+        let back = sgf::read(&text).unwrap();
+        assert_eq!(back.geometry.rule(), kinrow::rules::Rule::Renju, "{text}");
+    }
+    // The rule the manager sends: exactly 4, 8 and 9 (the fixture brain logs
+    // what it is told).
+    for (rule, code) in [("renju", 4), ("caro", 8), ("caro-exact", 9), ("exact", 1)] {
+        let scratch = Scratch::new("gomocup-rule-code");
+        let log = scratch.path("brain.log");
+        let engine = brain("gomo", &format!("--seed 1 --log {}", log.display()));
+        let run = referee(
+            &scratch,
+            &[
+                "--engine", &engine, "--bots", "random", "--board", "15x15", "--rule", rule,
+                "--games", "2", "--seed", "5",
+            ],
+        );
+        assert!(run.output.status.success(), "{}", run.stderr);
+        let told = std::fs::read_to_string(&log).unwrap();
+        let rules: Vec<&str> = told
+            .lines()
+            .filter(|l| l.starts_with("INFO rule"))
+            .collect();
+        assert!(!rules.is_empty(), "{told}");
+        assert!(
+            rules.iter().all(|l| *l == format!("INFO rule {code}")),
+            "{rule}: {rules:?}"
+        );
+    }
+}
