@@ -504,3 +504,66 @@ fn renju_and_caro_between_brains_with_the_rule_told_as_the_protocol_says() {
         );
     }
 }
+
+#[test]
+fn a_forbidden_move_loses_as_an_illegal_move_with_its_kind_in_the_record() {
+    // The fixture brain plays any empty cell: as Black under renju it
+    // sometimes takes a forbidden one, and loses the game there.
+    let scratch = Scratch::new("gomocup-forbidden");
+    let engine = brain("gomo", "--seed 1");
+    let sgf_dir = scratch.path("sgf");
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &engine,
+            "--bots",
+            "random",
+            "--board",
+            "15x15",
+            "--rule",
+            "renju",
+            "--games",
+            "20",
+            "--seed",
+            "3",
+            "--sgf-dir",
+            sgf_dir.to_str().unwrap(),
+        ],
+    );
+    assert!(run.output.status.success(), "{}", run.stderr);
+    let geometry = kinrow::rules::Geometry::new(15, 15, 5, kinrow::rules::Rule::Renju).unwrap();
+    let mut forfeits = 0;
+    for game in &run.games {
+        if game["reason"] != "illegal" {
+            continue;
+        }
+        forfeits += 1;
+        assert_eq!(game["fault_by"], "gomo", "{game}");
+        assert_eq!(
+            game["result"], "o",
+            "only Black has forbidden cells: {game}"
+        );
+        let detail = game["detail"].as_str().unwrap();
+        let (cell, why) = detail.split_once(": ").unwrap();
+        let kind = why
+            .strip_prefix(&format!("{cell} is forbidden to X ("))
+            .and_then(|k| k.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("{detail}"));
+        // The cell was forbidden where it was played, of that kind.
+        let mut board = kinrow::rules::Board::new(geometry);
+        for m in record_moves(game) {
+            board.try_play(m).unwrap();
+        }
+        let cell: kinrow::rules::Cell = cell.parse().unwrap();
+        assert_eq!(
+            board.forbidden(cell).map(|k| k.to_string()),
+            Some(kind.to_string())
+        );
+    }
+    assert!(
+        forfeits > 0,
+        "no forbidden move in 20 games: pick another seed"
+    );
+    check_sgf(&run.games, &sgf_dir);
+}
