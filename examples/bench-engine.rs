@@ -1,6 +1,8 @@
-//! Engine benchmark: random playouts per second in process, and protocol
-//! round trips per second through the `kinrow` binary against the pipe floor
-//! measured by `pipe-limit` (DESIGN.md §6). Prints figures and ratios; run it
+//! Engine benchmark: random playouts per second in process (free, and renju
+//! beside it on 15x15, with the cost of renju's forbidden check), and
+//! protocol round trips per second through the `kinrow` binary against the
+//! pipe floor measured by `pipe-limit` (DESIGN.md §6). Prints figures and
+//! ratios; run it
 //! through `scripts/bench-engine.sh`, which builds everything and runs the
 //! pipe part pinned to one CPU and unpinned.
 //!
@@ -11,7 +13,7 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use kinrow::rules::{random_below, Board, Geometry, Player, Playouts, Rule};
+use kinrow::rules::{random_below, Board, Cell, Geometry, Player, Playouts, Rule};
 use rand::rngs::SmallRng;
 use rand::SeedableRng;
 use std::io::{BufRead, BufReader, Write};
@@ -80,13 +82,33 @@ fn main() -> Result<()> {
     let args = Args::parse();
     if !args.skip_playouts {
         println!("# random playouts in process (one thread)");
-        playouts("3x3 k3", Geometry::TIC_TAC_TOE, OPENSPIEL_3X3, &args)?;
-        playouts(
+        playouts("3x3 k3", Geometry::TIC_TAC_TOE, Some(OPENSPIEL_3X3), &args)?;
+        let free = playouts(
             "15x15 k5",
             Geometry::new(15, 15, 5, Rule::Free)?,
-            OPENSPIEL_15X15,
+            Some(OPENSPIEL_15X15),
             &args,
         )?;
+        let renju = playouts(
+            "15x15 k5 renju",
+            Geometry::new(15, 15, 5, Rule::Renju)?,
+            None,
+            &args,
+        )?;
+        if let (Some(free), Some(renju)) = (free, renju) {
+            println!(
+                "renju beside free on 15x15, same run: Board loop {:.2}x the rate, Playouts {:.2}x",
+                renju[0] / free[0],
+                renju[1] / free[1]
+            );
+        }
+        if args
+            .only
+            .as_ref()
+            .is_none_or(|o| "15x15 k5 renju".starts_with(o.as_str()))
+        {
+            forbidden_check_cost(&args);
+        }
     }
     if let Some(kinrow) = &args.kinrow {
         round_trips(&args, kinrow)?;
@@ -96,27 +118,49 @@ fn main() -> Result<()> {
 
 /// Plays uniformly random games from the empty board to the end for about
 /// `--playout-secs` seconds (or `--playout-count` times) and prints the rate
-/// and the results.
-fn playouts(name: &str, geo: Geometry, openspiel: f64, args: &Args) -> Result<()> {
+/// and the results; the rates (per CPU-second) of the `Board` loop and of
+/// `Playouts`, unless `--only` leaves the board out.
+fn playouts(
+    name: &str,
+    geo: Geometry,
+    openspiel: Option<f64>,
+    args: &Args,
+) -> Result<Option<[f64; 2]>> {
     if args
         .only
         .as_ref()
         .is_some_and(|only| !name.starts_with(only.as_str()))
     {
-        return Ok(());
+        return Ok(None);
     }
     // The loop a search would write on the general Board API.
     let mut rng = SmallRng::seed_from_u64(args.seed);
     let mut board = Board::new(geo);
     let all_squares: Vec<usize> = board.squares().collect();
     let mut empties: Vec<usize> = Vec::with_capacity(all_squares.len());
-    time_playouts(&format!("{name} Board"), openspiel, args, || {
+    let forbids = geo.rule().forbids(Player::X);
+    let board_rate = time_playouts(&format!("{name} Board"), openspiel, args, || {
         board.clear();
         empties.clear();
         empties.extend_from_slice(&all_squares);
         let outcome = loop {
-            let i = random_below(&mut rng, empties.len());
-            let square = empties.swap_remove(i);
+            let square = if forbids && board.to_move() == Player::X {
+                // Renju's Black: draw until an allowed cell comes up,
+                // forbidden ones set aside for this turn (the board ends
+                // the game when none is left).
+                let mut left = empties.len();
+                loop {
+                    let i = random_below(&mut rng, left);
+                    if board.forbidden_square(empties[i]).is_none() {
+                        break empties.swap_remove(i);
+                    }
+                    left -= 1;
+                    empties.swap(i, left);
+                }
+            } else {
+                let i = random_below(&mut rng, empties.len());
+                empties.swap_remove(i)
+            };
             if let Some(outcome) = board.play_unchecked(square) {
                 break outcome;
             }
@@ -126,21 +170,96 @@ fn playouts(name: &str, geo: Geometry, openspiel: f64, args: &Args) -> Result<()
     // The library's playout engine (bit masks up to 64 cells).
     let mut rng = SmallRng::seed_from_u64(args.seed);
     let mut fast = Playouts::new(&Board::new(geo));
-    time_playouts(&format!("{name} Playouts"), openspiel, args, || {
+    let playouts_rate = time_playouts(&format!("{name} Playouts"), openspiel, args, || {
         let winner = fast.run(&mut rng);
         (winner, fast.last_len())
     });
-    Ok(())
+    Ok(Some([board_rate, playouts_rate]))
+}
+
+/// What one renju forbidden check costs: `Board::forbidden_square` on every
+/// empty cell of the positions with Black to move of random games (most
+/// cells stop at the four-popcount filter), on the forbidden cells alone
+/// (each takes the full check), and `legal_moves` per position (what a bot
+/// pays to list Black's moves).
+fn forbidden_check_cost(args: &Args) {
+    let geo = Geometry::new(15, 15, 5, Rule::Renju).expect("15x15 renju");
+    let mut rng = SmallRng::seed_from_u64(args.seed);
+    let mut positions: Vec<Board> = Vec::new();
+    while positions.len() < 4000 {
+        let mut board = Board::new(geo);
+        while !board.is_over() {
+            if board.to_move() == Player::X {
+                positions.push(board.clone());
+            }
+            let legal: Vec<Cell> = board.legal_moves().collect();
+            let cell = legal[random_below(&mut rng, legal.len())];
+            board.try_play(cell).expect("a legal move");
+        }
+    }
+    // Each position's cells checked many times over before the next, so
+    // that the board is in the cache as in a search or a playout.
+    let empty: Vec<Vec<usize>> = positions
+        .iter()
+        .map(|b| b.squares().filter(|&s| b.is_empty_square(s)).collect())
+        .collect();
+    let forbidden: Vec<Vec<usize>> = positions
+        .iter()
+        .zip(&empty)
+        .map(|(b, squares)| {
+            let forbidden = squares.iter().copied();
+            forbidden
+                .filter(|&s| b.forbidden_square(s).is_some())
+                .collect()
+        })
+        .collect();
+    const ROUNDS: usize = 20;
+    let time = |what: &str, cells: &[Vec<usize>]| {
+        let cpu = thread_cpu_time();
+        let (mut calls, mut found) = (0usize, 0usize);
+        for (b, squares) in positions.iter().zip(cells) {
+            for _ in 0..ROUNDS {
+                for &s in squares {
+                    found += usize::from(b.forbidden_square(s).is_some());
+                }
+            }
+            calls += ROUNDS * squares.len();
+        }
+        let ns = (thread_cpu_time() - cpu).as_secs_f64() * 1e9 / calls.max(1) as f64;
+        println!(
+            "forbidden check {what:28} {ns:>7.1} ns/call  ({} cells, {:.2} % forbidden)",
+            calls / ROUNDS,
+            100.0 * found as f64 / calls.max(1) as f64
+        );
+    };
+    println!(
+        "# renju's forbidden check (CPU time), {} positions with Black to move from random 15x15 games",
+        positions.len()
+    );
+    time("on every empty cell", &empty);
+    time("on the forbidden cells", &forbidden);
+    let cpu = thread_cpu_time();
+    let mut moves = 0usize;
+    for b in &positions {
+        for _ in 0..ROUNDS {
+            moves += b.legal_moves().count();
+        }
+    }
+    let us = (thread_cpu_time() - cpu).as_secs_f64() * 1e6 / (ROUNDS * positions.len()) as f64;
+    println!(
+        "legal_moves for Black           {us:>7.2} us/position  ({:.0} moves on average)",
+        moves as f64 / (ROUNDS * positions.len()) as f64
+    );
 }
 
 /// Runs `one` (a playout returning its winner and length) for the time or
-/// count asked, and prints the rate against OpenSpiel's.
+/// count asked, prints the rate against OpenSpiel's and returns it.
 fn time_playouts(
     label: &str,
-    openspiel: f64,
+    openspiel: Option<f64>,
     args: &Args,
     mut one: impl FnMut() -> (Option<Player>, usize),
-) {
+) -> f64 {
     // [X wins, O wins, draws]
     let mut results = [0u64; 3];
     let mut plies = 0u64;
@@ -170,20 +289,24 @@ fn time_playouts(
     let elapsed = (thread_cpu_time() - cpu_start).as_secs_f64();
     let rate = games as f64 / elapsed;
     let pct = |n: u64| 100.0 * n as f64 / games as f64;
+    // OpenSpiel plays free gomoku only.
+    let against = match openspiel {
+        Some(o) => format!("x{:.1} OpenSpiel ({o:.0}/CPU-s)", rate / o),
+        None => String::new(),
+    };
     println!(
-        "playouts {label:18} {:>12.0}/CPU-s ({:.0}/s wall)  {:>6.1} ns/playout  {:>5.1} ns/ply  \
-         x{:.1} OpenSpiel ({:.0}/CPU-s)  [X {:.1}% O {:.1}% draw {:.1}%, {:.1} plies]",
+        "playouts {label:24} {:>12.0}/CPU-s ({:.0}/s wall)  {:>6.1} ns/playout  {:>5.1} ns/ply  \
+         {against}  [X {:.1}% O {:.1}% draw {:.1}%, {:.1} plies]",
         rate,
         games as f64 / wall,
         1e9 / rate,
         1e9 * elapsed / plies as f64,
-        rate / openspiel,
-        openspiel,
         pct(results[0]),
         pct(results[1]),
         pct(results[2]),
         plies as f64 / games as f64,
     );
+    rate
 }
 
 /// A running `kinrow` with its pipes.

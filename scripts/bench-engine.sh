@@ -3,7 +3,8 @@
 # (3x3 k3 and 15x15 k5, against OpenSpiel 2.0.2's C++ loop as last measured
 # on the development VM: 0.55 M and 6,300 per CPU-second; with
 # OPENSPIEL_PYTHON set to a python that has pyspiel, OpenSpiel is measured
-# again before and after the playouts, pinned alike), then protocol round
+# again before and after the playouts, pinned alike; 15x15 renju beside free,
+# with the cost of renju's forbidden check), then protocol round
 # trips per second through target/release/kinrow next to the pipe floor that
 # scripts/bench/pipe-limit.rs measures, both pinned to CPU 0 and both
 # unpinned. Prints figures; asserts nothing (machines here are shared and noisy).

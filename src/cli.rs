@@ -7,7 +7,7 @@ use clap::Args;
 use std::fmt;
 use std::time::Duration;
 
-/// The game-shape flags: `--board ROWSxCOLS --k K --rule free|exact`.
+/// The game-shape flags: `--board ROWSxCOLS --k K --rule RULE`.
 #[derive(Args, Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ShapeArgs {
     /// Board size, ROWSxCOLS (1 to 32 each). Default: 3x3.
@@ -16,8 +16,11 @@ pub struct ShapeArgs {
     /// Stones in a row that win. Default: min(5, rows, cols).
     #[arg(long)]
     pub k: Option<u32>,
-    /// free: K or more in a row wins; exact: exactly K (overlines don't win).
-    /// Default: free.
+    /// free: K or more in a row wins; exact: exactly K (overlines don't win);
+    /// renju: K = 5, Black (X) may not make an overline, a double-four or a
+    /// double-three and wins only with exactly five; caro: a row of exactly K
+    /// blocked at both ends by the opponent does not win; caro-exact: caro
+    /// where overlines don't win. Default: free.
     #[arg(long)]
     pub rule: Option<Rule>,
 }

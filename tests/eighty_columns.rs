@@ -85,7 +85,14 @@ fn play_sessions_fit() {
     let escapes = format!("{} escapes", fixture("play_engine.py"));
     let sessions: Vec<(Vec<&str>, &str)> = vec![
         // The menu, to a custom board.
-        (vec![], "1\n2\nminimax\n1\n6\n7\n6\n9\n4\n2\nq\nn\n"),
+        (vec![], "1\n2\nminimax\n1\n8\n7\n6\n9\n4\n2\nq\nn\n"),
+        // Renju from the menu: forbidden cells shown and one refused.
+        (
+            vec![],
+            "1\n1\n6\n8 8\n1 1\n8 9\n1 3\n9 7\n15 15\n10 7\n15 13\n8 7\nq\nn\n",
+        ),
+        // A custom renju board with K 4: refused in words.
+        (vec![], "1\n1\n8\n9\n9\n4\n3\nq\n"),
         // Tic-tac-toe: the help, every kind of refusal, an undo.
         (
             vec!["--o", "minimax", "--seed", "1"],

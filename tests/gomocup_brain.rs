@@ -215,29 +215,89 @@ fn bad_lines_get_error_or_unknown_and_change_nothing() {
 }
 
 #[test]
-fn rules_it_cannot_play_are_refused_at_the_next_move_request() {
-    let input = "START 15\nINFO rule 4\nBEGIN\nINFO rule 8\nTURN 7,7\nINFO rule 2\n\
-                 BOARD\n7,7,2\nDONE\nINFO rule 1\nBEGIN\n";
+fn a_rule_it_cannot_play_is_refused_at_the_next_move_request() {
+    let input = "START 15\nINFO rule 12\nBEGIN\nINFO rule 6\nTURN 7,7\nINFO rule 14\n\
+                 BOARD\n7,7,2\nDONE\nINFO rule 1\nRESTART\nBEGIN\n";
     let got = brain(&["--protocol", "gomocup", "--bot", "random"], input);
     assert_eq!(got[0], "OK");
     assert_eq!(
         got[1],
-        "ERROR BEGIN: INFO rule 4: kinrow does not play renju (it plays rule 0, 5 or more in a row, and 1, exactly 5)"
+        "ERROR BEGIN: INFO rule 12: renju (2 or 4) and caro (8) at once is no rule"
     );
-    assert!(
-        got[2].starts_with("ERROR TURN: INFO rule 8: kinrow does not play caro"),
-        "{}",
-        got[2]
+    // 6 is renju (2 as Yixin Board sends it, 4 as the protocol says).
+    cell(&got[2]);
+    assert_eq!(
+        got[3],
+        "ERROR BOARD: INFO rule 14: renju (2 or 4) and caro (8) at once is no rule"
     );
-    assert!(
-        got[3].starts_with("ERROR BOARD: INFO rule 2: kinrow does not play continuous game"),
-        "{}",
-        got[3]
+    // Exactly five is played, and the refusal changed nothing.
+    assert_eq!(got[4], "OK");
+    cell(&got[5]);
+    assert_eq!(got.len(), 6);
+}
+
+/// `BOARD` lines, in move order, for stones given as `(x, y)`: the brain's
+/// own (field 1) and the opponent's (2), the brain's first.
+fn board_lines(own: &[(u32, u32)], theirs: &[(u32, u32)]) -> String {
+    let mut board = String::from("BOARD\n");
+    for (i, (x, y)) in own.iter().enumerate() {
+        board.push_str(&format!("{x},{y},1\n"));
+        if let Some((x, y)) = theirs.get(i) {
+            board.push_str(&format!("{x},{y},2\n"));
+        }
+    }
+    board + "DONE\n"
+}
+
+#[test]
+fn renju_keeps_black_off_a_double_four_that_wins_under_rule_0() {
+    // The brain is Black (it moved first) with X.XXX.X on row 4: 4,4 makes
+    // two fours, a win under rule 0 and forbidden under renju (4, and 2).
+    let board = board_lines(
+        &[(0, 4), (2, 4), (3, 4), (6, 4)],
+        &[(0, 11), (2, 11), (4, 11), (6, 11)],
     );
-    // Exactly five is played, and the refusals changed nothing: BEGIN on an
-    // empty board.
-    cell(&got[4]);
-    assert_eq!(got.len(), 5);
+    for (rule, wanted) in [(0, true), (4, false), (2, false)] {
+        let input = format!("INFO timeout_turn 300\nSTART 15\nINFO rule {rule}\n{board}");
+        let got = brain(&["--protocol", "gomocup", "--bot", "minimax"], &input);
+        assert_eq!(got[0], "OK");
+        let answer = got.iter().find(|l| !l.starts_with("MESSAGE")).unwrap();
+        let answer = got
+            .iter()
+            .skip(1)
+            .find(|l| !l.starts_with("MESSAGE"))
+            .unwrap_or(answer);
+        assert_eq!(
+            cell(answer) == Cell::new(4, 4),
+            wanted,
+            "rule {rule}: {answer}"
+        );
+    }
+    // Renju is five in a row: with --k 4 the brain says why it cannot play.
+    let input = "START 15\nINFO rule 4\nBEGIN\n";
+    let got = brain(&["--protocol", "gomocup", "--k", "4"], input);
+    assert!(got[1].starts_with("ERROR BEGIN: "), "{}", got[1]);
+}
+
+#[test]
+fn caro_blocked_five_does_not_win_under_rules_8_and_9() {
+    // The brain has 1..=4 of row 5 with the opponent at 0 and 6: 5,5 makes
+    // a five closed at both ends. It wins under rule 0 and the blocking bot
+    // takes it; under caro it does not, and the bot takes the centre.
+    let board = board_lines(
+        &[(1, 5), (2, 5), (3, 5), (4, 5)],
+        &[(0, 5), (6, 5), (0, 12), (14, 12)],
+    );
+    for (rule, want) in [
+        (0, Cell::new(5, 5)),
+        (8, Cell::new(7, 7)),
+        (9, Cell::new(7, 7)),
+    ] {
+        let input = format!("START 15\nINFO rule {rule}\n{board}");
+        let got = brain(&["--protocol", "gomocup", "--bot", "blocking"], &input);
+        assert_eq!(got[0], "OK");
+        assert_eq!(cell(&got[1]), want, "rule {rule}");
+    }
 }
 
 #[test]

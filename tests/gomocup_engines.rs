@@ -435,3 +435,135 @@ fn a_brain_on_a_board_without_five_is_refused_in_words() {
         assert_no_leftovers(&scratch);
     }
 }
+
+#[test]
+fn renju_and_caro_between_brains_with_the_rule_told_as_the_protocol_says() {
+    // Two pbrain-kinrow brains play renju: no faults, no forbidden move,
+    // and the SGF files replay under the rule they name.
+    let scratch = Scratch::new("gomocup-renju");
+    let link = pbrain_kinrow(&scratch);
+    let sgf_dir = scratch.path("sgf");
+    let (a, b) = (
+        format!("a={} --bot random", link.display()),
+        format!("b={} --bot blocking", link.display()),
+    );
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &a,
+            "--engine",
+            &b,
+            "--board",
+            "15x15",
+            "--rule",
+            "renju",
+            "--games",
+            "4",
+            "--seed",
+            "3",
+            "--sgf-dir",
+            sgf_dir.to_str().unwrap(),
+        ],
+    );
+    clean(&run);
+    check_sgf(&run.games, &sgf_dir);
+    for game in &run.games {
+        let stem = kinrow::records::RecordedGame::file_stem(
+            game["game"].as_u64().unwrap() as usize,
+            game["x"].as_str().unwrap(),
+            game["o"].as_str().unwrap(),
+        );
+        let text = std::fs::read_to_string(sgf_dir.join(format!("{stem}.sgf"))).unwrap();
+        let back = sgf::read(&text).unwrap();
+        assert_eq!(back.geometry.rule(), kinrow::rules::Rule::Renju, "{text}");
+    }
+    // The rule the manager sends: exactly 4, 8 and 9 (the fixture brain logs
+    // what it is told).
+    for (rule, code) in [("renju", 4), ("caro", 8), ("caro-exact", 9), ("exact", 1)] {
+        let scratch = Scratch::new("gomocup-rule-code");
+        let log = scratch.path("brain.log");
+        let engine = brain("gomo", &format!("--seed 1 --log {}", log.display()));
+        let run = referee(
+            &scratch,
+            &[
+                "--engine", &engine, "--bots", "random", "--board", "15x15", "--rule", rule,
+                "--games", "2", "--seed", "5",
+            ],
+        );
+        assert!(run.output.status.success(), "{}", run.stderr);
+        let told = std::fs::read_to_string(&log).unwrap();
+        let rules: Vec<&str> = told
+            .lines()
+            .filter(|l| l.starts_with("INFO rule"))
+            .collect();
+        assert!(!rules.is_empty(), "{told}");
+        assert!(
+            rules.iter().all(|l| *l == format!("INFO rule {code}")),
+            "{rule}: {rules:?}"
+        );
+    }
+}
+
+#[test]
+fn a_forbidden_move_loses_as_an_illegal_move_with_its_kind_in_the_record() {
+    // The fixture brain plays any empty cell: as Black under renju it
+    // sometimes takes a forbidden one, and loses the game there.
+    let scratch = Scratch::new("gomocup-forbidden");
+    let engine = brain("gomo", "--seed 1");
+    let sgf_dir = scratch.path("sgf");
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &engine,
+            "--bots",
+            "random",
+            "--board",
+            "15x15",
+            "--rule",
+            "renju",
+            "--games",
+            "20",
+            "--seed",
+            "3",
+            "--sgf-dir",
+            sgf_dir.to_str().unwrap(),
+        ],
+    );
+    assert!(run.output.status.success(), "{}", run.stderr);
+    let geometry = kinrow::rules::Geometry::new(15, 15, 5, kinrow::rules::Rule::Renju).unwrap();
+    let mut forfeits = 0;
+    for game in &run.games {
+        if game["reason"] != "illegal" {
+            continue;
+        }
+        forfeits += 1;
+        assert_eq!(game["fault_by"], "gomo", "{game}");
+        assert_eq!(
+            game["result"], "o",
+            "only Black has forbidden cells: {game}"
+        );
+        let detail = game["detail"].as_str().unwrap();
+        let (cell, why) = detail.split_once(": ").unwrap();
+        let kind = why
+            .strip_prefix(&format!("{cell} is forbidden to X ("))
+            .and_then(|k| k.strip_suffix(')'))
+            .unwrap_or_else(|| panic!("{detail}"));
+        // The cell was forbidden where it was played, of that kind.
+        let mut board = kinrow::rules::Board::new(geometry);
+        for m in record_moves(game) {
+            board.try_play(m).unwrap();
+        }
+        let cell: kinrow::rules::Cell = cell.parse().unwrap();
+        assert_eq!(
+            board.forbidden(cell).map(|k| k.to_string()),
+            Some(kind.to_string())
+        );
+    }
+    assert!(
+        forfeits > 0,
+        "no forbidden move in 20 games: pick another seed"
+    );
+    check_sgf(&run.games, &sgf_dir);
+}

@@ -709,3 +709,50 @@ fn passes_and_scores_after_the_end() {
         ]
     );
 }
+
+#[test]
+fn renju_and_caro_rulers_name_their_game_and_keep_forbidden_cells_out() {
+    // Black's open twos H8 J8 and G7 G6: G8 is a double-three.
+    let position = [
+        "play B H8",
+        "play W A15",
+        "play B J8",
+        "play W C15",
+        "play B G7",
+        "play W P1",
+        "play B G6",
+        "play W N1",
+    ];
+    let mut requests = vec!["gogui-rules_game_id"];
+    requests.extend(position);
+    requests.extend([
+        "play B G8",
+        "gogui-rules_legal_moves",
+        "gogui-rules_board",
+        "play B H7",
+        "play W G8",
+        "gogui-rules_side_to_move",
+    ]);
+    let args = ["--board", "15x15", "--rule", "renju", "--bot", "random"];
+    let got = gtp(&args, &lines(&requests));
+    assert_eq!(got[0], "= Renju");
+    assert!(got[1..9].iter().all(|a| a == "="), "{got:?}");
+    assert_eq!(
+        got[9],
+        "? illegal move: G8 is forbidden to black (double-three)"
+    );
+    let legal = vertices(&got[10]);
+    assert_eq!(legal.len(), 225 - 8 - 1);
+    assert!(!legal.contains(&"G8".to_string()) && legal.contains(&"H7".to_string()));
+    let rows = board_rows(&got[11], 15);
+    assert_eq!(rows[7][6], '.', "the refused move left no stone");
+    // White may take the cell forbidden to Black.
+    assert_eq!(got[12..], ["=", "=", "= black"]);
+    for rule in ["caro", "caro-exact"] {
+        let got = gtp(
+            &["--board", "15x15", "--rule", rule],
+            &lines(&["gogui-rules_game_id"]),
+        );
+        assert_eq!(got, ["= Caro"], "{rule}");
+    }
+}

@@ -432,7 +432,11 @@ fn the_menu_sets_up_a_hot_seat_game() {
     assert!(out.contains("  1) two people at one keyboard\n"), "{out}");
     assert!(out.contains("  5) gomoku, 16x16, 5 in a row\n"), "{out}");
     assert!(
-        out.contains("'9' is not one of the choices: enter a number from 1 to 6."),
+        out.contains("  6) renju, 15x15: X has forbidden cells\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("'9' is not one of the choices: enter a number from 1 to 8."),
         "{out}"
     );
     assert!(out.contains("X (player 1) wins"), "{out}");
@@ -442,7 +446,7 @@ fn the_menu_sets_up_a_hot_seat_game() {
 #[test]
 fn the_menu_sets_up_a_bot_as_x_on_a_custom_board() {
     // A person against random, the bot playing X, on 4 rows x 5 columns, K 3.
-    let input = "1\n2\nrandom\n2\n6\n4\n5\n3\n1\nq\nn\n";
+    let input = "1\n2\nrandom\n2\n8\n4\n5\n3\n1\nq\nn\n";
     let out = play(&["--seed", "9"], input);
     assert!(out.contains("New game on 4x5, 3 in a row."), "{out}");
     assert!(out.contains("X (random) against O (you)"), "{out}");
@@ -744,4 +748,43 @@ fn the_hint_key_shows_the_value_of_every_move() {
         out.contains("Hints need a board of up to 64 cells; this one has 81."),
         "{out}"
     );
+}
+
+#[test]
+fn renju_from_the_menu_marks_and_refuses_black_s_forbidden_cells() {
+    // Black's open twos 8 8 8 9 and 9 7 10 7: 8 7 is a double-three.
+    let moves = [
+        "8 8", "1 1", "8 9", "1 3", "9 7", "15 15", "10 7", "15 13", "8 7", "8 10", "q", "n",
+    ];
+    let input = lines(&[&["1", "1", "6"][..], &moves[..]].concat());
+    let out = play(&[], &input);
+    assert!(
+        out.contains("15x15, 5 in a row (renju: cells forbidden to X marked #)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("  8     |   |   |   |   |   | # | X | X |"),
+        "{out}"
+    );
+    assert!(out.contains("# forbidden to X: 8 7 double-three"), "{out}");
+    assert!(
+        flat(&out).contains(
+            "8 7 is forbidden to X under renju: it would make two open threes at once \
+             (a double-three). Choose a cell not marked #."
+        ),
+        "{out}"
+    );
+    // The refusal changed nothing: 8 10 is X's move, and O is to move.
+    assert!(
+        out.contains("  8     |   |   |   |   |   |   | X | X |(X)|"),
+        "{out}"
+    );
+    // Caro from the menu, and a renju K that is not five, in words.
+    let out = play(&[], "1\n1\n7\nq\nn\n");
+    assert!(
+        out.contains("(caro: a five blocked at both ends does not win)"),
+        "{out}"
+    );
+    let out = play(&[], "1\n1\n8\n9\n9\n4\n3\nq\n");
+    assert!(out.contains("No such game: "), "{out}");
 }

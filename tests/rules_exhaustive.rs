@@ -300,6 +300,7 @@ fn check_win(board: &Board, outcome: &Outcome) {
     match geo.rule() {
         Rule::Free => assert!(line.len() >= geo.k(), "{line:?} is shorter than k"),
         Rule::Exact => assert_eq!(line.len(), geo.k(), "{line:?} is not exactly k"),
+        rule => unreachable!("the walks play free only, not {rule}"),
     }
     assert!(line.contains(last), "{line:?} misses the last move {last}");
     for &c in &cells {

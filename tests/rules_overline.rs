@@ -276,6 +276,7 @@ fn wins(geo: Geometry, len: usize) -> bool {
     match geo.rule() {
         Rule::Free => len >= geo.k(),
         Rule::Exact => len == geo.k(),
+        rule => unreachable!("these checks play free and exact only, not {rule}"),
     }
 }
 
@@ -462,6 +463,7 @@ impl Naive {
                     let wins = match self.rule {
                         Rule::Free => run.len() >= self.k,
                         Rule::Exact => run.len() == self.k,
+                        rule => unreachable!("the model plays free and exact only, not {rule}"),
                     };
                     if wins {
                         found.push(run);

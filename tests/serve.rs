@@ -261,6 +261,7 @@ fn a_session_answers_the_protocol_and_checks_the_engines_moves() {
     assert!(c.ask("set bot random").starts_with("? invalid option"));
     assert!(c.ask("newgame 40 40 5").starts_with("? unacceptable size"));
     assert!(c.ask("list_commands").contains("\nseat\nplayers\n"));
+    assert!(c.ask("list_commands").contains("\nlegal\nforbidden\n"));
     assert_eq!(c.ask("known_command seat"), "= true");
     assert_eq!(c.ask("known_command solve"), "= false");
     // Pipelined: one message, answers in order, comments and blank lines
@@ -279,6 +280,18 @@ fn a_session_answers_the_protocol_and_checks_the_engines_moves() {
     assert_eq!(c.ask("move 3 3"), "=");
     // It can't undo, so it is given the game again: first free is now 1 1.
     assert_eq!(c.ask("genmove"), "= 1 1");
+    assert_eq!(c.ask("seat O human"), "=");
+    // Renju through the session: the forbidden cells listed, one refused.
+    assert_eq!(c.ask("newgame 15 15 5 renju"), "=");
+    for m in ["8 8", "1 1", "8 9", "1 3", "9 7", "15 15", "10 7", "15 13"] {
+        assert_eq!(c.ask(&format!("move {m}")), "=");
+    }
+    assert_eq!(c.ask("forbidden"), "= 8 7 double-three");
+    assert_eq!(
+        c.ask("move 8 7"),
+        "? illegal move: 8 7 is forbidden to X (double-three)"
+    );
+    assert_eq!(c.ask("status"), "= ongoing X");
     assert_eq!(c.ask("quit"), "=");
     assert_eq!(c.closed().0, 1000);
 }

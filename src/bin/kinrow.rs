@@ -13,9 +13,12 @@ use std::process::ExitCode;
 
 const PROTOCOL_SUMMARY: &str = "\
 Protocol (GTP framing; one request per line, `[id] command [args]`):
-  newgame [ROWS COLS K [free|exact]]   move R C   genmove   undo
-  show   status   legal   protocol_version   name   version
+  newgame [ROWS COLS K [RULE]]   move R C   genmove   undo
+  show   status   legal   forbidden   protocol_version   name   version
   known_command X   list_commands   quit
+  RULE: free, exact, renju (Black, X, may not play an overline, a
+    double-four or a double-three: `forbidden` lists those cells), caro
+    (a five blocked at both ends does not win) or caro-exact
   solve [SECONDS]   analyze [SECONDS]   (exact solver, up to 64 cells)
   set NAME VALUE: bot, seed, movetime and timeleft (ms); depth (minimax:
     plies, 0 = no cap), nodes (a move's nodes, 0 = no cap), hash (its table,

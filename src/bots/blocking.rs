@@ -1,6 +1,6 @@
 //! The blocking bot: win now, else block, else centre, else a corner, else random.
 
-use super::{random_empty_square, seeded_rng, Bot, BotKind, Limits};
+use super::{random_legal_square, seeded_rng, Bot, BotKind, Limits};
 use crate::rules::{Board, Cell};
 use rand::rngs::SmallRng;
 use rand::seq::IndexedRandom;
@@ -61,7 +61,7 @@ impl Bot for Blocking {
         let me = board.to_move();
         let empties: Vec<usize> = board
             .squares()
-            .filter(|&s| board.is_empty_square(s))
+            .filter(|&s| board.is_legal_square(s))
             .collect();
         for p in [me, me.other()] {
             let hits: Vec<usize> = empties
@@ -80,13 +80,13 @@ impl Bot for Blocking {
         ] {
             let free: Vec<Cell> = group
                 .into_iter()
-                .filter(|&c| board.stone_at(c).is_none())
+                .filter(|&c| board.check(c).is_ok())
                 .collect();
             if let Some(&c) = free.choose(&mut self.rng) {
                 return c;
             }
         }
-        board.cell_of(random_empty_square(board, &mut self.rng))
+        board.cell_of(random_legal_square(board, &mut self.rng))
     }
 
     fn reseed(&mut self, seed: u64) {

@@ -179,9 +179,18 @@ pub fn seeded_rng(seed: u64) -> SmallRng {
     SmallRng::seed_from_u64(seed)
 }
 
-/// A uniformly random empty square of an ongoing game.
-pub fn random_empty_square(board: &Board, rng: &mut SmallRng) -> usize {
+/// A uniformly random legal square of an ongoing game (under renju, for
+/// Black, none of the forbidden cells: an ongoing game has one, as the rules
+/// core calls a position where Black has only forbidden cells a draw).
+pub fn random_legal_square(board: &Board, rng: &mut SmallRng) -> usize {
     use rand::Rng;
+    if board.geometry().rule().forbids(board.to_move()) {
+        let legal: Vec<usize> = board
+            .squares()
+            .filter(|&s| board.is_legal_square(s))
+            .collect();
+        return legal[rng.random_range(0..legal.len())];
+    }
     let empties = board.geometry().area() - board.ply();
     let pick = rng.random_range(0..empties);
     board

@@ -1,6 +1,6 @@
 //! The random bot.
 
-use super::{random_empty_square, seeded_rng, Bot, BotKind, Limits};
+use super::{random_legal_square, seeded_rng, Bot, BotKind, Limits};
 use crate::rules::{Board, Cell};
 use rand::rngs::SmallRng;
 
@@ -22,7 +22,7 @@ impl Bot for RandomBot {
         BotKind::Random
     }
     fn choose(&mut self, board: &Board, _limits: Limits) -> Cell {
-        board.cell_of(random_empty_square(board, &mut self.rng))
+        board.cell_of(random_legal_square(board, &mut self.rng))
     }
     fn reseed(&mut self, seed: u64) {
         self.rng = seeded_rng(seed);

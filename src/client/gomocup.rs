@@ -21,7 +21,7 @@
 //!   answer) costs nothing, and one that thinks gets the whole gap.
 
 use super::{ClientError, EngineProcess, Response};
-use crate::protocol::gomocup::{about_field, Point, Reply};
+use crate::protocol::gomocup::{about_field, rule_code, Point, Reply};
 use crate::protocol::{Command, Shape};
 use crate::rules::{clip, Board, Cell, Geometry, Rule};
 use std::collections::VecDeque;
@@ -496,8 +496,7 @@ impl GomocupLink {
             let matched = self.options.match_time.map_or(0, |m| m.as_millis());
             let _ = writeln!(text, "INFO timeout_match {matched}");
             let _ = writeln!(text, "INFO game_type 1");
-            let rule = if g.rule() == Rule::Exact { 1 } else { 0 };
-            let _ = writeln!(text, "INFO rule {rule}");
+            let _ = writeln!(text, "INFO rule {}", rule_code(g.rule()));
             self.infos_due = false;
         }
         if let Some(left) = self.time_left.take() {

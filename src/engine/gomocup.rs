@@ -23,7 +23,7 @@
 use super::lines::{answer_lines, Flow};
 use super::session::{BuildBot, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
-use crate::protocol::gomocup::{BoardLine, Command, CommandError, Field, Point};
+use crate::protocol::gomocup::{rule_of_code, BoardLine, Command, CommandError, Field, Point};
 use crate::rules::{clip, Board, Geometry, IllegalMove, Rule, MAX_SIDE};
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
@@ -35,9 +35,6 @@ const UNLIMITED_MS: i64 = 2_147_483_647;
 /// many more were dropped is said (a manager that floods bad `INFO` lines
 /// must not grow the brain's memory or its next answer).
 const MAX_NOTES: usize = 8;
-
-/// `INFO rule` bits kinrow cannot play, with their names.
-const UNSUPPORTED_RULES: [(u32, &str); 3] = [(2, "continuous game"), (4, "renju"), (8, "caro")];
 
 /// How a brain starts: what the command line says.
 #[derive(Clone, Copy, Debug)]
@@ -432,29 +429,13 @@ impl Brain {
                 let left = (n < UNLIMITED_MS).then(|| ms(n));
                 self.session.clock_mut().tell_left(left);
             }
-            ("rule", Ok(n)) if (0..=15).contains(&n) => {
-                let bits = n as u32;
-                let refused: Vec<&str> = UNSUPPORTED_RULES
-                    .iter()
-                    .filter(|(bit, _)| bits & bit != 0)
-                    .map(|&(_, name)| name)
-                    .collect();
-                if refused.is_empty() {
+            ("rule", Ok(n)) if (0..=15).contains(&n) => match rule_of_code(n as u32) {
+                Ok(rule) => {
                     self.unsupported = None;
-                    self.rule = if bits & 1 != 0 {
-                        Rule::Exact
-                    } else {
-                        Rule::Free
-                    };
-                } else {
-                    self.unsupported = Some(format!(
-                        "INFO rule {bits}: kinrow does not play {} (it plays rule 0, {} or more in a row, and 1, exactly {})",
-                        refused.join(" or "),
-                        self.config.k,
-                        self.config.k
-                    ));
+                    self.rule = rule;
                 }
-            }
+                Err(why) => self.unsupported = Some(why),
+            },
             ("max_memory" | "game_type" | "folder" | "evaluate", _) => {}
             ("timeout_turn" | "timeout_match" | "time_left" | "rule", _) => self.note(format!(
                 "ignored INFO {key} '{}': not a value it takes",
@@ -574,6 +555,9 @@ fn refused(what: &str, p: Point, e: IllegalMove) -> String {
     match e {
         IllegalMove::Occupied { .. } => format!("ERROR {what} {p}: the point is taken"),
         IllegalMove::GameOver => format!("ERROR {what} {p}: the game is over"),
+        IllegalMove::Forbidden { kind, .. } => {
+            format!("ERROR {what} {p}: forbidden to black ({kind})")
+        }
         IllegalMove::OffBoard { cols, rows, .. } => {
             format!("ERROR {what} {p}: off the {cols}x{rows} board")
         }

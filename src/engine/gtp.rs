@@ -32,7 +32,7 @@ use super::session::{BuildBot, Session};
 use crate::bots::DEFAULT_MOVETIME;
 use crate::protocol::gtp::{GtpCommand, GtpMove, Vertex, MAX_GTP_SIDE};
 use crate::protocol::{ErrorKind, ProtocolError};
-use crate::rules::{Board, Cell, Geometry, Outcome, Player};
+use crate::rules::{Board, Cell, Geometry, Outcome, Player, Rule};
 use std::fmt::{self, Write as _};
 use std::io::{self, Read, Write};
 use std::time::Instant;
@@ -209,6 +209,9 @@ impl GtpEngine {
         if board.stone_at(cell).is_some() {
             return Err(Self::illegal(format!("{v} is occupied")));
         }
+        if let Some(kind) = board.forbidden(cell) {
+            return Err(Self::illegal(format!("{v} is forbidden to black ({kind})")));
+        }
         board
             .try_play(cell)
             .map(|_| ())
@@ -376,7 +379,7 @@ impl FramedEngine for GtpEngine {
             GtpCommand::Undo => self.undo(),
             GtpCommand::FinalScore => self.final_score(),
             GtpCommand::ShowBoard => Ok(self.show()),
-            GtpCommand::RulesGameId => Ok(if g.k() == 5 { "Gomoku" } else { "Kinrow" }.into()),
+            GtpCommand::RulesGameId => Ok(game_id(g).into()),
             GtpCommand::RulesBoard => Ok(self.rules_board()),
             GtpCommand::RulesBoardSize => Ok(g.rows().to_string()),
             GtpCommand::RulesLegalMoves => {
@@ -411,5 +414,15 @@ fn result_text(outcome: Outcome, g: Geometry) -> String {
             };
             format!("{who} wins ({} in a row: {}).", line.len(), cells.join(" "))
         }
+    }
+}
+
+/// `gogui-rules_game_id`: the game's name as GoGui shows it.
+fn game_id(g: Geometry) -> &'static str {
+    match (g.rule(), g.k()) {
+        (Rule::Renju, _) => "Renju",
+        (Rule::Caro | Rule::CaroExact, _) => "Caro",
+        (_, 5) => "Gomoku",
+        _ => "Kinrow",
     }
 }

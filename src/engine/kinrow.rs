@@ -5,8 +5,8 @@ use super::lines::{answer_framed, Flow, FramedEngine};
 use super::session::{BuildBot, ChooseError, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
 use crate::protocol::{Command, ErrorKind, ProtocolError, Shape, MAX_LINE};
-use crate::rules::{clip, Board, Cell, Geometry, IllegalMove, Outcome};
-use crate::solver::{self, Budget, SolveError, Solver};
+use crate::rules::{clip, Board, Cell, Forbidden, Geometry, IllegalMove, Outcome};
+use crate::solver::{self, Budget, Solver};
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
@@ -143,8 +143,7 @@ impl Engine {
                 format!("the game is over ({outcome})"),
             ));
         }
-        if !Solver::supports(self.board().geometry()) {
-            let e = SolveError::TooLarge(self.board().geometry());
+        if let Some(e) = Solver::refusal(self.board().geometry()) {
             return Err(ProtocolError::new(
                 ErrorKind::UnacceptableSize,
                 e.to_string(),
@@ -272,7 +271,15 @@ impl Engine {
                 format!("{winner} wins: {}", join_cells(line.cells()))
             }
         };
-        format!("\n{board}\n{status}")
+        let forbidden = board.forbidden_cells();
+        if forbidden.is_empty() {
+            return format!("\n{board}\n{status}");
+        }
+        format!(
+            "\n{board}\n{status}; # forbidden to {}: {}",
+            board.to_move(),
+            forbidden_list(&forbidden).join(", ")
+        )
     }
 }
 
@@ -314,6 +321,7 @@ impl FramedEngine for Engine {
                 )),
             },
             Command::Legal => Ok(join_cells(self.board().legal_moves())),
+            Command::Forbidden => Ok(forbidden_text(self.board())),
             Command::Set { name, value } => self.set(&name, &value).map(|()| String::new()),
             Command::ProtocolVersion => Ok("2".into()),
             Command::Name => Ok("kinrow".into()),
@@ -333,6 +341,20 @@ pub fn status_text(board: &Board) -> String {
         None => format!("ongoing {}", board.to_move()),
         Some(outcome) => outcome.to_string(),
     }
+}
+
+/// `forbidden`: one line `R C KIND` for each cell forbidden to the side to
+/// move, in row-major order (nothing unless renju's Black is to move).
+pub fn forbidden_text(board: &Board) -> String {
+    forbidden_list(&board.forbidden_cells()).join("\n")
+}
+
+/// Each forbidden cell as `R C KIND`.
+fn forbidden_list(cells: &[(Cell, Forbidden)]) -> Vec<String> {
+    cells
+        .iter()
+        .map(|(cell, kind)| format!("{cell} {kind}"))
+        .collect()
 }
 
 fn join_cells(cells: impl Iterator<Item = Cell>) -> String {

@@ -8,7 +8,7 @@ use super::setup::Describe;
 use crate::client::{EngineFault, EngineSeat};
 use crate::rules::{Board, Outcome, Player};
 use crate::solver::analysis_map;
-use crate::solver::{Budget, Solver};
+use crate::solver::{Budget, SolveError, Solver};
 use std::io::{self, BufRead, Write};
 use std::time::Duration;
 
@@ -267,12 +267,16 @@ const HINT_TIME: Duration = Duration::from_secs(5);
 /// solver (what it proves within [`HINT_TIME`]).
 fn hint(board: &Board, solver: &mut Option<Solver>) -> String {
     let g = board.geometry();
-    if !Solver::supports(g) {
-        return format!(
-            "Hints need a board of up to {} cells; this one has {}.",
-            crate::solver::MAX_CELLS,
-            g.area()
-        );
+    match Solver::refusal(g) {
+        Some(SolveError::TooLarge(_)) => {
+            return format!(
+                "Hints need a board of up to {} cells; this one has {}.",
+                crate::solver::MAX_CELLS,
+                g.area()
+            )
+        }
+        Some(refusal) => return format!("No hints here: {refusal}."),
+        None => {}
     }
     let solver = solver.get_or_insert_with(|| Solver::new(crate::solver::DEFAULT_TABLE_MIB));
     let budget = Budget::until(std::time::Instant::now() + HINT_TIME);

@@ -1,7 +1,7 @@
 //! What a person types at the move prompt, parsed against the board.
 
 use crate::client::quoted;
-use crate::rules::{parse_coordinate, Board, Cell};
+use crate::rules::{parse_coordinate, Board, Cell, Forbidden};
 use std::fmt;
 
 /// A valid entry at the move prompt.
@@ -40,6 +40,8 @@ pub enum EntryError {
     },
     /// The cell already holds a stone.
     Occupied(Cell, char),
+    /// Renju: the cell is forbidden to Black, the side to move.
+    Forbidden(Cell, Forbidden),
 }
 
 impl fmt::Display for EntryError {
@@ -65,6 +67,18 @@ impl fmt::Display for EntryError {
             }
             EntryError::Occupied(cell, by) => {
                 write!(f, "{cell} is already taken by {by}. Choose an empty cell.")
+            }
+            EntryError::Forbidden(cell, kind) => {
+                let what = match kind {
+                    Forbidden::Overline => "six or more in a row (an overline)",
+                    Forbidden::DoubleFour => "two fours at once (a double-four)",
+                    Forbidden::DoubleThree => "two open threes at once (a double-three)",
+                };
+                write!(
+                    f,
+                    "{cell} is forbidden to X under renju: it would make {what}. \
+                     Choose a cell not marked #."
+                )
             }
         }
     }
@@ -111,8 +125,11 @@ pub fn parse_entry(line: &str, board: &Board) -> Result<Entry, EntryError> {
         }
         _ => return Err(EntryError::TooMany),
     };
-    match board.stone_at(cell) {
-        Some(by) => Err(EntryError::Occupied(cell, by.letter())),
+    if let Some(by) = board.stone_at(cell) {
+        return Err(EntryError::Occupied(cell, by.letter()));
+    }
+    match board.forbidden(cell) {
+        Some(kind) => Err(EntryError::Forbidden(cell, kind)),
         None => Ok(Entry::Move(cell)),
     }
 }

@@ -105,14 +105,21 @@ fn choose_board<R: BufRead, W: Write>(con: &mut Console<R, W>) -> io::Result<Opt
     let rules = [
         "free: K or more in a row wins",
         "exact: exactly K wins, longer lines do not",
+        "renju (K = 5): X wins with exactly 5 only and has forbidden cells",
+        "caro: a row of exactly K blocked at both ends does not win",
+        "caro-exact: caro where longer lines do not win either",
     ];
-    let rule = match choose(con, "Which rule?", &rules)? {
-        Some(0) => Rule::Free,
-        Some(_) => Rule::Exact,
-        None => return Ok(None),
+    let Some(i) = choose(con, "Which rule?", &rules)? else {
+        return Ok(None);
     };
-    // The ranges asked for make this shape valid.
-    Ok(Geometry::new(rows, cols, k, rule).ok())
+    // The ranges asked for make every shape valid but renju's with K not 5.
+    match Geometry::new(rows, cols, k, Rule::ALL[i]) {
+        Ok(g) => Ok(Some(g)),
+        Err(e) => {
+            con.say(format!("No such game: {e}."))?;
+            Ok(None)
+        }
+    }
 }
 
 /// Shows a numbered list and reads a choice until it is one; `None` for `q`

@@ -45,6 +45,8 @@ enum Mark {
     None,
     LastMove,
     Winning,
+    /// An empty cell forbidden to the side to move (renju's Black).
+    Forbidden,
 }
 
 /// The board as text, one line per row and separator line, each ending in a
@@ -70,6 +72,7 @@ pub fn render(board: &Board, style: Style) -> String {
         _ => None,
     };
     let last = board.last_move();
+    let forbidden = board.forbidden_cells();
     for r in 0..rows {
         if r > 0 {
             let _ = writeln!(out, "{margin}{separator}");
@@ -84,6 +87,8 @@ pub fn render(board: &Board, style: Style) -> String {
                 Mark::Winning
             } else if last == Some(cell) {
                 Mark::LastMove
+            } else if forbidden.iter().any(|&(f, _)| f == cell) {
+                Mark::Forbidden
             } else {
                 Mark::None
             };
@@ -97,16 +102,28 @@ pub fn render(board: &Board, style: Style) -> String {
     if big {
         let _ = writeln!(out, "{header}");
     }
+    if !forbidden.is_empty() {
+        let list: Vec<String> = forbidden
+            .iter()
+            .map(|(cell, kind)| format!("{cell} {kind}"))
+            .collect();
+        let legend = format!("# forbidden to {}: {}", board.to_move(), list.join(", "));
+        let _ = writeln!(out, "{}", crate::cli::wrap(&legend, 78));
+    }
     out
 }
 
 /// Appends one three-character cell.
 fn push_cell(line: &mut String, stone: Option<Player>, mark: Mark, style: Style) {
-    let letter = stone.map_or(' ', Player::letter);
+    let letter = match (stone, mark) {
+        (Some(p), _) => p.letter(),
+        (None, Mark::Forbidden) => '#',
+        (None, _) => ' ',
+    };
     match style {
         Style::Plain => {
             let (open, close) = match mark {
-                Mark::None => (' ', ' '),
+                Mark::None | Mark::Forbidden => (' ', ' '),
                 Mark::LastMove => ('(', ')'),
                 Mark::Winning => ('[', ']'),
             };
@@ -125,6 +142,7 @@ fn push_cell(line: &mut String, stone: Option<Player>, mark: Mark, style: Style)
             };
             let background = match mark {
                 Mark::None => "",
+                Mark::Forbidden => "\x1b[31m",
                 Mark::LastMove => REVERSE,
                 Mark::Winning => ON_GREEN,
             };

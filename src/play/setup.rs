@@ -39,6 +39,7 @@ pub struct Preset {
 pub fn presets() -> Vec<Preset> {
     let shape =
         |rows, cols, k| Geometry::new(rows, cols, k, Rule::Free).unwrap_or(Geometry::TIC_TAC_TOE);
+    let ruled = |rule| Geometry::new(15, 15, 5, rule).unwrap_or(Geometry::TIC_TAC_TOE);
     vec![
         Preset {
             name: "tic-tac-toe, 3x3, 3 in a row",
@@ -60,6 +61,14 @@ pub fn presets() -> Vec<Preset> {
             name: "gomoku, 16x16, 5 in a row",
             geometry: shape(16, 16, 5),
         },
+        Preset {
+            name: "renju, 15x15: X has forbidden cells",
+            geometry: ruled(Rule::Renju),
+        },
+        Preset {
+            name: "caro, 15x15: a five blocked at both ends does not win",
+            geometry: ruled(Rule::Caro),
+        },
     ]
 }
 
@@ -71,10 +80,13 @@ impl fmt::Display for Describe {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let g = self.0;
         write!(f, "{}x{}, {} in a row", g.rows(), g.cols(), g.k())?;
-        if g.rule() == Rule::Exact {
-            f.write_str(" (exactly: longer lines do not win)")?;
-        }
-        Ok(())
+        f.write_str(match g.rule() {
+            Rule::Free => "",
+            Rule::Exact => " (exactly: longer lines do not win)",
+            Rule::Renju => " (renju: cells forbidden to X marked #)",
+            Rule::Caro => " (caro: a five blocked at both ends does not win)",
+            Rule::CaroExact => " (caro, exactly: blocked fives, overlines don't win)",
+        })
     }
 }
 
@@ -92,7 +104,9 @@ mod tests {
                 "4x4 k4 free",
                 "5x5 k4 free",
                 "15x15 k5 free",
-                "16x16 k5 free"
+                "16x16 k5 free",
+                "15x15 k5 renju",
+                "15x15 k5 caro"
             ]
         );
     }

@@ -45,7 +45,7 @@ impl From<Geometry> for Shape {
 /// [`Command::set`], …) build only such values.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
-    /// `newgame [ROWS COLS K [free|exact]]`
+    /// `newgame [ROWS COLS K [RULE]]`, RULE one of [`Rule::CHOICES`]
     NewGame(Option<Shape>),
     /// `move R C`, 1-based: only syntax, so an off-board `move 99 99` is a
     /// command, refused by the engine against its board.
@@ -60,6 +60,9 @@ pub enum Command {
     Undo,
     /// `legal`
     Legal,
+    /// `forbidden`: the cells forbidden to the side to move, with their
+    /// kinds (renju's Black; none otherwise).
+    Forbidden,
     /// `set NAME VALUE`
     Set { name: String, value: String },
     /// `protocol_version`
@@ -85,7 +88,15 @@ impl Command {
     /// Every command name, in the order `list_commands` gives them.
     pub const NAMES: CommandNames = CommandNames::new(&[
         &[
-            "newgame", "move", "genmove", "show", "status", "undo", "legal", "set",
+            "newgame",
+            "move",
+            "genmove",
+            "show",
+            "status",
+            "undo",
+            "legal",
+            "forbidden",
+            "set",
         ],
         GTP_ADMIN,
         &["solve", "analyze"],
@@ -138,6 +149,7 @@ impl Command {
             Command::Status => "status",
             Command::Undo => "undo",
             Command::Legal => "legal",
+            Command::Forbidden => "forbidden",
             Command::Set { .. } => "set",
             Command::ProtocolVersion => "protocol_version",
             Command::Name => "name",
@@ -208,6 +220,7 @@ impl Command {
                     "status" => Some(Command::Status),
                     "undo" => Some(Command::Undo),
                     "legal" => Some(Command::Legal),
+                    "forbidden" => Some(Command::Forbidden),
                     "protocol_version" => Some(Command::ProtocolVersion),
                     "name" => Some(Command::Name),
                     "version" => Some(Command::Version),
@@ -257,7 +270,12 @@ fn parse_shape(args: &[&str]) -> Result<Option<Shape>, ProtocolError> {
     match args.len() {
         0 => return Ok(None),
         3 | 4 => {}
-        _ => return Err(syntax("usage: newgame [ROWS COLS K [free|exact]]".into())),
+        _ => {
+            return Err(syntax(format!(
+                "usage: newgame [ROWS COLS K [{}]]",
+                Rule::CHOICES
+            )))
+        }
     }
     let num = |s: &str| parse_coordinate(s).map_err(|e| syntax(e.0));
     let rule = match args.get(3) {
@@ -520,6 +538,12 @@ mod tests {
                 }))
             })
         );
+        for rule in Rule::ALL {
+            let Parsed::Request(r) = req(&format!("newgame 15 15 5 {rule}")) else {
+                panic!("{rule}")
+            };
+            assert!(matches!(r.command, Command::NewGame(Some(s)) if s.rule == Some(rule)));
+        }
         assert!(matches!(req("newgame 3 3"), Parsed::Error(None, _)));
         assert!(matches!(req("newgame 3 3 3 wild"), Parsed::Error(None, _)));
     }
@@ -568,7 +592,7 @@ mod tests {
         let mut all = Vec::new();
         all.push(Command::NewGame(None));
         for (rows, cols, k) in [(3, 3, 3), (1, 32, 1), (0, u32::MAX, 999_999_999)] {
-            for rule in [None, Some(Rule::Free), Some(Rule::Exact)] {
+            for rule in std::iter::once(None).chain(Rule::ALL.map(Some)) {
                 let shape = Shape {
                     rows,
                     cols,
@@ -590,6 +614,7 @@ mod tests {
             Command::Status,
             Command::Undo,
             Command::Legal,
+            Command::Forbidden,
         ]);
         let words = [
             "seed",

@@ -1,7 +1,7 @@
 //! SGF FF[4] records of k-in-a-row games: `GM[4]` (the SGF game number of
 //! gomoku and renju), `SZ[N]` or `SZ[COLUMNS:ROWS]`, `B[..]`/`W[..]` moves
 //! (black is X, first), `PB`/`PW`, `RE`, and the rule and K in `RU` as
-//! kinrow writes them: `RU[k5 free]` or `RU[k5 exact]`.
+//! kinrow writes them: `RU[k5 free]`, `RU[k5 exact]`, `RU[k5 renju]`, `RU[k5 caro]`.
 //!
 //! Points are two letters, column then row from the top left, `a`…`z` then
 //! `A`…`Z` (boards up to 52). Results: `RE[B+]`/`RE[W+]` a win on the board,

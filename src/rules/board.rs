@@ -3,6 +3,7 @@
 
 use super::geometry::Geometry;
 use super::outcome::{Line, Outcome};
+use super::renju::{Forbidden, Masks};
 use super::types::{Cell, Player, Rule};
 use std::fmt;
 
@@ -25,6 +26,8 @@ pub enum IllegalMove {
     },
     /// The cell already holds a stone.
     Occupied { cell: Cell, by: Player },
+    /// The rule forbids the cell to the side to move (renju's Black).
+    Forbidden { cell: Cell, kind: Forbidden },
     /// The game has ended.
     GameOver,
 }
@@ -36,6 +39,9 @@ impl fmt::Display for IllegalMove {
                 write!(f, "{cell} is off the {rows}x{cols} board")
             }
             IllegalMove::Occupied { cell, by } => write!(f, "{cell} is occupied by {by}"),
+            IllegalMove::Forbidden { cell, kind } => {
+                write!(f, "{cell} is forbidden to {} ({kind})", Player::X)
+            }
             IllegalMove::GameOver => f.write_str("the game is over"),
         }
     }
@@ -67,6 +73,10 @@ pub struct Board {
     history: Vec<u16>,
     to_move: Player,
     outcome: Option<Outcome>,
+    /// Renju: an empty square too far from X's stones to be forbidden when
+    /// last looked at, looked at first when X is to move next (see
+    /// `x_can_move`).
+    x_may_play: usize,
 }
 
 impl Clone for Board {
@@ -93,6 +103,7 @@ impl Clone for Board {
         self.history.clone_from(&source.history);
         self.to_move = source.to_move;
         self.outcome = source.outcome;
+        self.x_may_play = source.x_may_play;
     }
 }
 
@@ -126,6 +137,7 @@ impl Board {
             history: Vec::with_capacity(geo.area()),
             to_move: Player::X,
             outcome: None,
+            x_may_play: stride + 1,
         }
     }
 
@@ -228,12 +240,74 @@ impl Board {
         self.cells.len()
     }
 
-    /// Legal moves in row-major order (none once the game is over).
+    /// Legal moves in row-major order (none once the game is over; under
+    /// renju, none of the cells forbidden to Black when Black is to move).
     pub fn legal_moves(&self) -> impl Iterator<Item = Cell> + '_ {
         let over = self.is_over();
+        let guarded = self.geo.rule().forbids(self.to_move);
         self.squares()
-            .filter(move |&s| !over && self.cells[s] == EMPTY)
+            .filter(move |&s| {
+                !over && self.cells[s] == EMPTY && !(guarded && self.forbidden_square(s).is_some())
+            })
             .map(|s| self.cell_of(s))
+    }
+
+    /// Whether the side to move may play on a square: the game goes on, the
+    /// square is empty and not forbidden to the side to move.
+    #[inline]
+    pub fn is_legal_square(&self, square: usize) -> bool {
+        !self.is_over()
+            && self.cells[square] == EMPTY
+            && !(self.geo.rule().forbids(self.to_move) && self.forbidden_square(square).is_some())
+    }
+
+    /// Whether the cell is forbidden to the side to move, and why: `None`
+    /// for a cell that is off the board or taken, in a finished game, for
+    /// White and under every rule but renju.
+    pub fn forbidden(&self, cell: Cell) -> Option<Forbidden> {
+        if self.is_over() || !self.contains(cell) || !self.geo.rule().forbids(self.to_move) {
+            return None;
+        }
+        let square = self.square(cell);
+        if self.cells[square] != EMPTY {
+            return None;
+        }
+        self.forbidden_square(square)
+    }
+
+    /// The cells forbidden to the side to move with their kinds, in
+    /// row-major order (for a GUI: empty unless renju's Black is to move).
+    pub fn forbidden_cells(&self) -> Vec<(Cell, Forbidden)> {
+        if self.is_over() || !self.geo.rule().forbids(self.to_move) {
+            return Vec::new();
+        }
+        self.squares()
+            .filter(|&s| self.cells[s] == EMPTY)
+            .filter_map(|s| Some((self.cell_of(s), self.forbidden_square(s)?)))
+            .collect()
+    }
+
+    /// Whether X (renju's Black) may not play on an empty square, whoever is
+    /// to move, and why; `None` under the other rules. Cheap where X has few
+    /// stones near the square (a few popcounts); otherwise the full check,
+    /// which recurses through the threes.
+    #[inline]
+    pub fn forbidden_square(&self, square: usize) -> Option<Forbidden> {
+        if !self.geo.rule().forbids(Player::X) {
+            return None;
+        }
+        debug_assert!(self.cells[square] == EMPTY);
+        self.masks().forbidden(self.row_col(square))
+    }
+
+    /// The line masks as renju's check reads them.
+    #[inline]
+    pub(super) fn masks(&self) -> Masks<'_> {
+        Masks {
+            lines: &self.lines,
+            rows: self.geo.rows(),
+            cols: self.geo.cols(),
+        }
     }
 
     /// Checks a move without playing it.
@@ -249,10 +323,15 @@ impl Board {
             });
         }
         let sq = self.square(cell);
-        match self.stone_on(sq) {
-            Some(by) => Err(IllegalMove::Occupied { cell, by }),
-            None => Ok(sq),
+        if let Some(by) = self.stone_on(sq) {
+            return Err(IllegalMove::Occupied { cell, by });
         }
+        if self.geo.rule().forbids(self.to_move) {
+            if let Some(kind) = self.forbidden_square(sq) {
+                return Err(IllegalMove::Forbidden { cell, kind });
+            }
+        }
+        Ok(sq)
     }
 
     /// Plays a move for the side to move, after checking it. On error the board
@@ -263,7 +342,9 @@ impl Board {
     }
 
     /// Plays the side to move on an empty square of an ongoing game and returns
-    /// the outcome if this move ended it. The caller guarantees legality.
+    /// the outcome if this move ended it. The caller guarantees legality
+    /// (under renju: not a cell forbidden to Black, which is not checked
+    /// here).
     #[inline]
     pub fn play_unchecked(&mut self, square: usize) -> Option<Outcome> {
         debug_assert!(self.cells[square] == EMPTY && self.outcome.is_none());
@@ -279,7 +360,7 @@ impl Board {
         self.to_move = p.other();
         // Nobody has K stones before ply 2K - 1: skip the check until then.
         let run = if self.history.len() + 1 >= 2 * self.geo.k() {
-            self.winning_run(masks, slots.map(|(_, bit)| bit))
+            self.winning_run(p, slots, masks)
         } else {
             None
         };
@@ -288,10 +369,41 @@ impl Board {
                 winner: p,
                 line: self.line_of(square, run),
             });
-        } else if self.history.len() == self.geo.area() {
+        } else if self.history.len() == self.geo.area()
+            || (self.geo.rule().forbids(self.to_move) && !self.x_can_move())
+        {
             self.outcome = Some(Outcome::Draw);
         }
         self.outcome
+    }
+
+    /// Renju, X to move: whether any empty cell is allowed to X. (RIF lets
+    /// a player pass; kinrow has no pass, so a Black player left with only
+    /// forbidden cells ends the game in a draw.) Nearly always some empty
+    /// cell has too few Black stones near it to be forbidden (the filter's
+    /// popcounts): the one found last time is looked at first.
+    fn x_can_move(&mut self) -> bool {
+        let masks = self.masks();
+        let clear = |s: usize| self.cells[s] == EMPTY && !masks.may_be_forbidden(self.row_col(s));
+        if clear(self.x_may_play) {
+            return true;
+        }
+        // On from the last answer, round the board: the cells before it were
+        // no answer then either, mostly.
+        let (rows, cols) = (self.geo.rows(), self.geo.cols());
+        let (r0, c0) = self.row_col(self.x_may_play);
+        let start = r0 * cols + c0;
+        let found = (start..rows * cols)
+            .chain(0..start)
+            .map(|i| (i / cols + 1) * self.stride + i % cols + 1)
+            .find(|&s| clear(s));
+        if let Some(square) = found {
+            self.x_may_play = square;
+            return true;
+        }
+        let masks = self.masks();
+        self.squares()
+            .any(|s| self.cells[s] == EMPTY && masks.forbidden_at(self.row_col(s)).is_none())
     }
 
     /// Takes back the last move; `None` on an empty board.
@@ -326,17 +438,9 @@ impl Board {
     /// neighbours along a line are neighbouring bits.
     #[inline]
     fn line_slots(&self, square: usize, p: Player) -> [(usize, u32); 4] {
-        let (r, c) = self.row_col(square);
-        let n = self.lines_per_direction;
-        let base = p.index() * 4 * n;
-        let down_right = c + self.geo.rows() - 1 - r;
-        let down_left = r + c;
-        [
-            (base + r, 1 << c),
-            (base + n + c, 1 << r),
-            (base + 2 * n + down_right, 1 << r),
-            (base + 3 * n + down_left, 1 << r),
-        ]
+        let base = p.index() * 4 * self.lines_per_direction;
+        let slots = line_slots_at(self.geo.rows(), self.geo.cols(), self.row_col(square));
+        slots.map(|(line, bit)| (base + line, bit))
     }
 
     /// The stones of a mask's run through `bit` (which must be set) before
@@ -349,26 +453,63 @@ impl Board {
         (before, after)
     }
 
-    /// A winning run through a square, from the masks of the four lines
-    /// through it (the square's own bit set) and its bit in each: the run's
-    /// direction (0 to 3), the stones before the square and the length.
+    /// A winning run of `p`'s through a square, from the four lines through
+    /// it (`slots`, as `line_slots` gives them for `p`) and `p`'s masks of
+    /// them with the square's bit set: the run's direction (0 to 3), the
+    /// stones before the square and the length.
     #[inline]
-    fn winning_run(&self, masks: [u32; 4], bits: [u32; 4]) -> Option<(usize, u32, u32)> {
+    fn winning_run(
+        &self,
+        p: Player,
+        slots: [(usize, u32); 4],
+        masks: [u32; 4],
+    ) -> Option<(usize, u32, u32)> {
         let runs = [0, 1, 2, 3].map(|d| {
-            let (before, after) = Self::run_around(masks[d], bits[d]);
+            let (before, after) = Self::run_around(masks[d], slots[d].1);
             (before, before + 1 + after)
         });
         let k = self.geo.k() as u32;
-        let wins = |len: u32| match self.geo.rule() {
+        let rule = self.geo.rule();
+        let wins = |d: usize, (before, len): (u32, u32)| match rule {
             Rule::Free => len >= k,
             Rule::Exact => len == k,
+            Rule::Renju => len == k || (len > k && p == Player::O),
+            Rule::Caro | Rule::CaroExact => rule.wins(
+                p,
+                len as usize,
+                k as usize,
+                self.blocked_ends(p, slots[d], before, len),
+            ),
         };
         // Checking all four at once, without branches, is cheaper than
         // stopping early: most moves win nothing.
-        if !runs.iter().fold(false, |any, &(_, len)| any | wins(len)) {
+        if !(0..4).fold(false, |any, d| any | wins(d, runs[d])) {
             return None;
         }
-        (0..4).find_map(|d| wins(runs[d].1).then_some((d, runs[d].0, runs[d].1)))
+        (0..4).find_map(|d| wins(d, runs[d]).then_some((d, runs[d].0, runs[d].1)))
+    }
+
+    /// How many of the two cells just past a run of `p`'s (`before` stones
+    /// before the square of `slot`, `len` long) hold the opponent's stones.
+    #[inline]
+    fn blocked_ends(&self, p: Player, (line, bit): (usize, u32), before: u32, len: u32) -> u32 {
+        let n = 4 * self.lines_per_direction;
+        let theirs = match p {
+            Player::X => self.lines[line + n],
+            Player::O => self.lines[line - n],
+        };
+        Self::ends_held(theirs, bit, before, len)
+    }
+
+    /// How many of the two cells just past a run (`before` stones before
+    /// `bit`, `len` long) are set in `theirs`, a line mask of the opponent's;
+    /// the edge of the board holds none.
+    #[inline]
+    pub(super) fn ends_held(theirs: u32, bit: u32, before: u32, len: u32) -> u32 {
+        // Shifted up one so that the cell before bit 0 is bit 0.
+        let theirs = u64::from(theirs) << 1;
+        let first = bit.trailing_zeros() - before;
+        (theirs >> first & 1) as u32 + (theirs >> (first + len + 1) & 1) as u32
     }
 
     /// Whether a stone of `p` on `square` (placed there, or imagined there)
@@ -378,7 +519,7 @@ impl Board {
     pub fn wins_through(&self, square: usize, p: Player) -> bool {
         let slots = self.line_slots(square, p);
         let masks = slots.map(|(line, bit)| self.lines[line] | bit);
-        self.winning_run(masks, slots.map(|(_, bit)| bit)).is_some()
+        self.winning_run(p, slots, masks).is_some()
     }
 
     /// The cells of a winning run through `square` found by `winning_run`.
@@ -400,11 +541,29 @@ impl Board {
     }
 }
 
+/// The lines through cell `(r, c)` of a `rows` x `cols` board and its bit in
+/// each, for the first player's masks (the second's follow them): across
+/// (row `r`, bit `c`), down (column `c`, bit `r`), down-right and down-left
+/// (bit `r`), `rows + cols - 1` lines each, so that neighbours along a line
+/// are neighbouring bits.
+#[inline]
+pub(super) fn line_slots_at(rows: usize, cols: usize, (r, c): (usize, usize)) -> [(usize, u32); 4] {
+    let n = rows + cols - 1;
+    [
+        (r, 1 << c),
+        (n + c, 1 << r),
+        (2 * n + c + rows - 1 - r, 1 << r),
+        (3 * n + r + c, 1 << r),
+    ]
+}
+
 impl fmt::Display for Board {
     /// The board for people: column numbers on top, row numbers on the left,
-    /// `X`, `O` and `.` cells.
+    /// `X`, `O` and `.` cells, and `#` on the cells forbidden to the side to
+    /// move (renju's Black), as Yixin Board marks them.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (rows, cols) = (self.geo.rows(), self.geo.cols());
+        let forbidden = self.forbidden_cells();
         let w = if cols >= 10 { 3 } else { 2 };
         let lw = if rows >= 10 { 2 } else { 1 };
         write!(f, "{:lw$}", "")?;
@@ -414,8 +573,10 @@ impl fmt::Display for Board {
         for r in 0..rows {
             write!(f, "\n{:>lw$}", r + 1)?;
             for c in 0..cols {
-                let ch = match self.stone_at(Cell::new(r as u8, c as u8)) {
+                let cell = Cell::new(r as u8, c as u8);
+                let ch = match self.stone_at(cell) {
                     Some(p) => p.letter(),
+                    None if forbidden.iter().any(|&(f, _)| f == cell) => '#',
                     None => '.',
                 };
                 write!(f, "{ch:>w$}")?;

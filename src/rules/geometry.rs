@@ -23,6 +23,8 @@ pub enum SizeError {
     Side { rows: u32, cols: u32 },
     /// K outside 1..=max(rows, cols).
     K { k: u32, max: u32 },
+    /// Renju with a K other than 5: its forbidden moves are defined for five.
+    RenjuK { k: u32 },
 }
 
 impl fmt::Display for SizeError {
@@ -33,6 +35,7 @@ impl fmt::Display for SizeError {
                 "{rows}x{cols}: rows and columns must be from 1 to {MAX_SIDE}"
             ),
             SizeError::K { k, max } => write!(f, "k {k}: must be from 1 to {max}"),
+            SizeError::RenjuK { k } => write!(f, "k {k}: renju is played with k 5"),
         }
     }
 }
@@ -47,7 +50,8 @@ impl Geometry {
         rule: Rule::Free,
     };
 
-    /// Checks a shape.
+    /// Checks a shape (renju needs K = 5; any board that holds five will
+    /// do).
     pub fn new(rows: u32, cols: u32, k: u32, rule: Rule) -> Result<Geometry, SizeError> {
         let side_ok = |v: u32| (1..=MAX_SIDE as u32).contains(&v);
         if !side_ok(rows) || !side_ok(cols) {
@@ -56,6 +60,9 @@ impl Geometry {
         let max = rows.max(cols);
         if !(1..=max).contains(&k) {
             return Err(SizeError::K { k, max });
+        }
+        if rule == Rule::Renju && k != 5 {
+            return Err(SizeError::RenjuK { k });
         }
         Ok(Geometry {
             rows: rows as u8,

@@ -15,6 +15,7 @@ mod board;
 mod geometry;
 mod outcome;
 mod playout;
+mod renju;
 mod types;
 
 pub use board::{Board, IllegalMove};
@@ -22,6 +23,7 @@ pub use geometry::{smallest_hash, splitmix64, BoardSize, Geometry, SizeError, MA
 pub use outcome::{Line, Outcome};
 pub(crate) use playout::windows as window_masks;
 pub use playout::{random_below, Playouts};
+pub use renju::{Forbidden, ParseForbiddenError};
 pub use types::{
     clip, parse_coordinate, Cell, ParseCellError, ParsePlayerError, ParseRuleError, Player, Rule,
 };

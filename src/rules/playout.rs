@@ -10,6 +10,8 @@
 //! cells, history and outcome). The caller brings the random number
 //! generator, so playouts stay reproducible.
 
+use super::board::line_slots_at;
+use super::renju::Masks;
 use super::{Board, Cell, Geometry, Player, Rule};
 use rand::RngCore;
 
@@ -69,13 +71,14 @@ enum WinTest {
     },
 }
 
-/// Line-mask playouts for boards over 64 cells: each player's stones as one
-/// `u32` per line of the board and direction (lines are at most 32 cells),
-/// so a move is four ORs and its win check four runs of ones, as in
-/// [`Board`], without the cells, history and outcome a playout never reads.
+/// Line-mask playouts for boards over 64 cells, and for renju and caro on
+/// any board: each player's stones as one `u32` per line of the board and
+/// direction (lines are at most 32 cells), so a move is four ORs and its win
+/// check four runs of ones, as in [`Board`], without the cells, history and
+/// outcome a playout never reads.
 struct Lines {
     k: u32,
-    exact: bool,
+    rule: Rule,
     /// For each cell `r * cols + c`: its line index and bit in each of the
     /// four directions (across, down, down-right, down-left).
     slots: Vec<[(u16, u32); 4]>,
@@ -88,6 +91,8 @@ struct Lines {
     base_to_move: Player,
     /// The cells of the last playout, in order.
     order: Vec<u16>,
+    rows: usize,
+    cols: usize,
 }
 
 /// A uniform index below `n` (n > 0) by Lemire's multiply-shift with
@@ -106,9 +111,11 @@ pub fn random_below<R: RngCore>(rng: &mut R, n: usize) -> usize {
 }
 
 /// Every K-cell window of the board with the cells just past its two ends
-/// (those on the board, and only under the exact rule, where a stone of the
-/// same player there makes an overline), as bit masks over `r * cols + c`;
-/// boards of up to 64 cells.
+/// (those on the board, and only where an overline does not win, where a
+/// stone of the same player there makes an overline), as bit masks over
+/// `r * cols + c`; boards of up to 64 cells. For free and exact: the windows
+/// know neither caro's blocked ends nor renju's two colours (they describe
+/// X's fives), so the playouts take renju and caro elsewhere.
 pub(crate) fn windows(geo: Geometry) -> Vec<(u64, u64)> {
     let (rows, cols, k) = (geo.rows() as i32, geo.cols() as i32, geo.k() as i32);
     let bit = |r: i32, c: i32| -> u64 {
@@ -127,9 +134,10 @@ pub(crate) fn windows(geo: Geometry) -> Vec<(u64, u64)> {
                     continue;
                 }
                 let cells = (0..k).fold(0, |m, i| m | bit(r + i * dr, c + i * dc));
-                let ends = match geo.rule() {
-                    Rule::Free => 0,
-                    Rule::Exact => bit(r - dr, c - dc) | bit(er + dr, ec + dc),
+                let ends = if geo.rule().overline_wins(Player::X) {
+                    0
+                } else {
+                    bit(r - dr, c - dc) | bit(er + dr, ec + dc)
                 };
                 out.push((cells, ends));
             }
@@ -176,7 +184,8 @@ impl Playouts {
     /// Playouts from `from` (any position; an ended game plays no moves).
     pub fn new(from: &Board) -> Playouts {
         let geo = from.geometry();
-        let engine = if geo.area() <= 64 {
+        let plain = matches!(geo.rule(), Rule::Free | Rule::Exact);
+        let engine = if geo.area() <= 64 && plain {
             Engine::Bits(Bits {
                 wins: WinTest::new(geo),
                 base: BitPosition {
@@ -365,19 +374,11 @@ impl Lines {
         let n = rows + cols - 1;
         let slots = (0..rows)
             .flat_map(|r| (0..cols).map(move |c| (r, c)))
-            .map(|(r, c)| {
-                [
-                    (r, 1u32 << c),
-                    (n + c, 1 << r),
-                    (2 * n + c + rows - 1 - r, 1 << r),
-                    (3 * n + r + c, 1 << r),
-                ]
-                .map(|(line, bit)| (line as u16, bit))
-            })
+            .map(|cell| line_slots_at(rows, cols, cell).map(|(line, bit)| (line as u16, bit)))
             .collect();
         Lines {
             k: geo.k() as u32,
-            exact: geo.rule() == Rule::Exact,
+            rule: geo.rule(),
             slots,
             per_player: 4 * n,
             base_masks: vec![0; 8 * n],
@@ -386,13 +387,23 @@ impl Lines {
             empty: Vec::with_capacity(geo.area()),
             base_to_move: Player::X,
             order: Vec::with_capacity(geo.area()),
+            rows,
+            cols,
         }
     }
 
     fn run<R: RngCore>(&mut self, rng: &mut R) -> Option<Player> {
+        match self.rule {
+            Rule::Free | Rule::Exact => self.run_plain(rng),
+            Rule::Renju | Rule::Caro | Rule::CaroExact => self.run_ruled(rng),
+        }
+    }
+
+    /// Free and exact: any empty cell, and a win is a run's length.
+    fn run_plain<R: RngCore>(&mut self, rng: &mut R) -> Option<Player> {
         let Lines {
             k,
-            exact,
+            rule,
             slots,
             per_player,
             base_masks,
@@ -401,7 +412,9 @@ impl Lines {
             empty,
             base_to_move,
             order,
+            ..
         } = self;
+        let exact = *rule == Rule::Exact;
         masks.copy_from_slice(base_masks);
         empty.clone_from(base_empty);
         order.clear();
@@ -419,12 +432,101 @@ impl Lines {
                 // filtering first (tried: a popcount filter mispredicts).
                 let (before, after) = Board::run_around(*m, bit);
                 let run = before + 1 + after;
-                won |= if *exact { run == *k } else { run >= *k };
+                won |= if exact { run == *k } else { run >= *k };
             }
             if won {
                 return Some(p);
             }
             p = p.other();
+        }
+        None
+    }
+
+    /// Renju and caro: Black draws among the cells not forbidden to it (and
+    /// the game is drawn when there are none, as on [`Board`]), and a win
+    /// asks the rule, with the opponent's stones at the run's ends.
+    fn run_ruled<R: RngCore>(&mut self, rng: &mut R) -> Option<Player> {
+        let (k, rule) = (self.k, self.rule);
+        match rule {
+            Rule::Renju => self.play_out_ruled(rng, false, |p, len, _| {
+                len == k || (len > k && p == Player::O)
+            }),
+            _ => self.play_out_ruled(rng, true, |p, len, blocked| {
+                rule.wins(p, len as usize, k as usize, blocked)
+            }),
+        }
+    }
+
+    /// The loop of [`Lines::run_ruled`], one copy per win test: `wins` gets
+    /// the mover, the run's length and (when `ends`) how many of its ends
+    /// the opponent holds.
+    #[inline(always)]
+    fn play_out_ruled<R: RngCore>(
+        &mut self,
+        rng: &mut R,
+        ends: bool,
+        wins: impl Fn(Player, u32, u32) -> bool,
+    ) -> Option<Player> {
+        self.masks.copy_from_slice(&self.base_masks);
+        self.empty.clone_from(&self.base_empty);
+        self.order.clear();
+        let (rule, n) = (self.rule, self.per_player);
+        let mut p = self.base_to_move;
+        while !self.empty.is_empty() {
+            let cell = if rule.forbids(p) {
+                self.draw_allowed_to_x(rng)?
+            } else {
+                let i = random_below(rng, self.empty.len());
+                self.empty.swap_remove(i)
+            };
+            self.order.push(cell);
+            let (xs, os) = self.masks.split_at_mut(n);
+            let (mine, theirs) = match p {
+                Player::X => (xs, &*os),
+                Player::O => (os, &*xs),
+            };
+            let mut won = false;
+            for (line, bit) in self.slots[cell as usize] {
+                let m = &mut mine[line as usize];
+                *m |= bit;
+                let (before, after) = Board::run_around(*m, bit);
+                let len = before + 1 + after;
+                let blocked = if ends {
+                    Board::ends_held(theirs[line as usize], bit, before, len)
+                } else {
+                    0
+                };
+                won |= wins(p, len, blocked);
+            }
+            if won {
+                return Some(p);
+            }
+            p = p.other();
+        }
+        None
+    }
+
+    /// Renju: removes and returns a uniformly drawn empty cell that is not
+    /// forbidden to X; `None` when every empty cell is. Forbidden cells
+    /// drawn on the way move to the end of the empty list, out of the draw.
+    fn draw_allowed_to_x<R: RngCore>(&mut self, rng: &mut R) -> Option<u16> {
+        let masks = Masks {
+            lines: &self.masks,
+            rows: self.rows,
+            cols: self.cols,
+        };
+        let mut left = self.empty.len();
+        while left > 0 {
+            let i = random_below(rng, left);
+            let cell = self.empty[i] as usize;
+            if masks
+                .forbidden((cell / self.cols, cell % self.cols))
+                .is_none()
+            {
+                return Some(self.empty.swap_remove(i));
+            }
+            left -= 1;
+            self.empty.swap(i, left);
         }
         None
     }

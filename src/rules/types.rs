@@ -63,7 +63,7 @@ impl FromStr for Player {
     }
 }
 
-/// Which lines win.
+/// Which lines win, and which cells a player may not take.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Rule {
     /// K or more in a row wins (freestyle).
@@ -71,6 +71,67 @@ pub enum Rule {
     Free,
     /// Exactly K in a row wins; an overline does not (standard gomoku).
     Exact,
+    /// Renju (RIF rules, K = 5): X (Black) wins only with exactly five and
+    /// may not make an overline, a double-four or a double-three; O (White)
+    /// wins with five or more and may play anywhere.
+    Renju,
+    /// Caro (the Gomocup's rule 8): exactly K in a row wins unless the
+    /// opponent's stones close both its ends (the board's edge closes
+    /// nothing); K + 1 or more always wins.
+    Caro,
+    /// Caro with exactly K (the Gomocup's rule 9, 8 + 1): exactly K in a row
+    /// not closed at both ends by the opponent wins; an overline does not.
+    CaroExact,
+}
+
+impl Rule {
+    /// Every rule, in the order of their Gomocup codes (0, 1, 4, 8, 9).
+    pub const ALL: [Rule; 5] = [
+        Rule::Free,
+        Rule::Exact,
+        Rule::Renju,
+        Rule::Caro,
+        Rule::CaroExact,
+    ];
+
+    /// Every rule's name, as usage lines write the choice (checked against
+    /// [`Rule::ALL`] by a test).
+    pub const CHOICES: &'static str = "free|exact|renju|caro|caro-exact";
+
+    /// Whether a run of more than K of `p`'s stones wins for `p`.
+    #[inline]
+    pub const fn overline_wins(self, p: Player) -> bool {
+        match self {
+            Rule::Free | Rule::Caro => true,
+            Rule::Exact | Rule::CaroExact => false,
+            Rule::Renju => matches!(p, Player::O),
+        }
+    }
+
+    /// Whether a run of exactly K loses its win when the opponent's stones
+    /// close both its ends (caro).
+    #[inline]
+    pub const fn blocked_ends_count(self) -> bool {
+        matches!(self, Rule::Caro | Rule::CaroExact)
+    }
+
+    /// Whether some empty cells may be forbidden to `p` (renju's Black).
+    #[inline]
+    pub const fn forbids(self, p: Player) -> bool {
+        matches!((self, p), (Rule::Renju, Player::X))
+    }
+
+    /// Whether a run of `len` of `p`'s stones (K = `k`) wins for `p`, with
+    /// `blocked_ends` (0 to 2) of the two cells just past its ends holding the
+    /// opponent's stones (the edge of the board is no block).
+    #[inline]
+    pub const fn wins(self, p: Player, len: usize, k: usize, blocked_ends: u32) -> bool {
+        if len > k {
+            self.overline_wins(p)
+        } else {
+            len == k && !(self.blocked_ends_count() && blocked_ends == 2)
+        }
+    }
 }
 
 impl fmt::Display for Rule {
@@ -78,6 +139,9 @@ impl fmt::Display for Rule {
         f.write_str(match self {
             Rule::Free => "free",
             Rule::Exact => "exact",
+            Rule::Renju => "renju",
+            Rule::Caro => "caro",
+            Rule::CaroExact => "caro-exact",
         })
     }
 }
@@ -88,7 +152,11 @@ pub struct ParseRuleError(pub String);
 
 impl fmt::Display for ParseRuleError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown rule '{}' (expected free or exact)", self.0)
+        write!(
+            f,
+            "unknown rule '{}' (expected free, exact, renju, caro or caro-exact)",
+            self.0
+        )
     }
 }
 impl std::error::Error for ParseRuleError {}
@@ -99,6 +167,9 @@ impl FromStr for Rule {
         match s {
             "free" => Ok(Rule::Free),
             "exact" => Ok(Rule::Exact),
+            "renju" => Ok(Rule::Renju),
+            "caro" => Ok(Rule::Caro),
+            "caro-exact" => Ok(Rule::CaroExact),
             _ => Err(ParseRuleError(s.to_string())),
         }
     }

@@ -45,7 +45,7 @@ pub struct Catalog {
 pub const MAX_MOVETIME_MS: u64 = 60_000;
 
 /// The commands a session answers, in `list_commands` order.
-pub const COMMANDS: [&str; 15] = [
+pub const COMMANDS: [&str; 16] = [
     "newgame",
     "move",
     "genmove",
@@ -53,6 +53,7 @@ pub const COMMANDS: [&str; 15] = [
     "status",
     "show",
     "legal",
+    "forbidden",
     "seat",
     "players",
     "protocol_version",
@@ -317,6 +318,7 @@ impl Session {
             | Command::Status
             | Command::Show
             | Command::Legal
+            | Command::Forbidden
             | Command::ProtocolVersion
             | Command::Name
             | Command::Version) => self.arbiter.respond(command).map_err(Failure::Protocol),

@@ -91,14 +91,8 @@ impl SolveArgs {
     /// The position: the board after `--moves`.
     pub fn position(&self) -> anyhow::Result<Board> {
         let geometry = self.geometry()?;
-        if !Solver::supports(geometry) {
-            bail!(
-                "the solver takes boards of up to {} cells; {}x{} has {}",
-                crate::solver::MAX_CELLS,
-                geometry.rows(),
-                geometry.cols(),
-                geometry.area()
-            );
+        if let Some(refusal) = Solver::refusal(geometry) {
+            bail!("{refusal}");
         }
         let mut board = Board::new(geometry);
         let words: Vec<&str> = self.moves.split_whitespace().collect();

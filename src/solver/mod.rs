@@ -31,7 +31,7 @@ mod pairing;
 mod search;
 mod table;
 
-use crate::rules::{Board, Cell, Geometry, Player};
+use crate::rules::{Board, Cell, Geometry, Player, Rule};
 use layout::Layout;
 pub use search::Prover;
 use search::{Pos, Search, SearchLimits};
@@ -177,6 +177,9 @@ pub enum SolveError {
     TooLarge(Geometry),
     /// The game is over: there is nothing to solve.
     GameOver,
+    /// The solver knows only the free and exact rules (renju's forbidden
+    /// cells and caro's blocked fives are not in its search).
+    Rule(Rule),
 }
 
 impl fmt::Display for SolveError {
@@ -190,6 +193,9 @@ impl fmt::Display for SolveError {
                 g.area()
             ),
             SolveError::GameOver => f.write_str("the game is over"),
+            SolveError::Rule(rule) => {
+                write!(f, "the solver knows the free and exact rules, not {rule}")
+            }
         }
     }
 }
@@ -273,9 +279,21 @@ impl Solver {
         self.table_mib
     }
 
-    /// Whether the solver takes boards of this shape (up to 64 cells).
+    /// Whether the solver takes boards of this shape (up to 64 cells, free
+    /// or exact).
     pub fn supports(geometry: Geometry) -> bool {
-        geometry.area() <= MAX_CELLS
+        Solver::refusal(geometry).is_none()
+    }
+
+    /// Why the solver does not take boards of this shape, if it does not.
+    pub fn refusal(geometry: Geometry) -> Option<SolveError> {
+        if geometry.area() > MAX_CELLS {
+            Some(SolveError::TooLarge(geometry))
+        } else if !matches!(geometry.rule(), Rule::Free | Rule::Exact) {
+            Some(SolveError::Rule(geometry.rule()))
+        } else {
+            None
+        }
     }
 
     /// Forgets what earlier requests proved.
@@ -288,6 +306,9 @@ impl Solver {
         let g = board.geometry();
         if board.is_over() {
             return Err(SolveError::GameOver);
+        }
+        if let Some(refusal) = Solver::refusal(g) {
+            return Err(refusal);
         }
         if self.shape.as_ref().is_none_or(|s| s.geometry != g) {
             self.shape = Some(Layout::new(g).ok_or(SolveError::TooLarge(g))?);

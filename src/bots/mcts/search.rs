@@ -106,14 +106,26 @@ impl Scratch {
         self.moves.len() == empties
     }
 
+    /// Every legal cell (under renju, for Black, none that is forbidden).
     fn all_empty(&mut self, board: &Board) {
         self.moves.clear();
         self.moves.extend(
             board
                 .squares()
-                .filter(|&s| board.is_empty_square(s))
+                .filter(|&s| board.is_legal_square(s))
                 .map(|s| s as u16),
         );
+    }
+
+    /// Drops the cells forbidden to the side to move (renju's Black); every
+    /// legal cell if none near the stones is left (an ongoing game has one).
+    fn drop_forbidden(&mut self, board: &Board) {
+        if board.geometry().rule().forbids(board.to_move()) {
+            self.moves.retain(|&s| board.is_legal_square(s as usize));
+            if self.moves.is_empty() {
+                self.all_empty(board);
+            }
+        }
     }
 }
 
@@ -181,13 +193,26 @@ impl Search<'_> {
             .copied()
             .filter(|&s| board.wins_through(s as usize, me.other()))
             .collect();
+        // Under renju a threat may sit on a cell forbidden to Black, which
+        // Black cannot block: lost as surely as facing two.
+        self.scratch.drop_forbidden(&self.board);
+        let board = &self.board;
+        let blocks: Vec<u16> = threats
+            .iter()
+            .copied()
+            .filter(|&s| board.is_legal_square(s as usize))
+            .collect();
         if !threats.is_empty() {
             // Every other move loses at once: the block alone is complete.
-            let block = pick(&threats, self.rng);
+            let lost = threats.len() >= 2 || blocks.len() < threats.len();
+            let block = match blocks.is_empty() {
+                false => pick(&blocks, self.rng),
+                true => pick(&self.scratch.moves, self.rng),
+            };
             if !self.tree.expand(id, &[block], true) {
                 return false;
             }
-            if threats.len() >= 2 {
+            if lost {
                 // The opponent wins on the other cell next move.
                 let child = self.tree.children(id).start;
                 self.tree.set_proven(child, 1, 1);

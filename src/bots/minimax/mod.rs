@@ -42,7 +42,7 @@ mod table;
 mod threat;
 
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
-use crate::rules::{Board, Cell, Geometry, Rule};
+use crate::rules::{Board, Cell, Geometry, Player};
 use crate::solver::{Budget, Solver, Value};
 use layout::{Layout, FULL_WIDTH_AREA};
 use rand::rngs::SmallRng;
@@ -258,16 +258,9 @@ impl Minimax {
     }
 }
 
-impl Bot for Minimax {
-    fn kind(&self) -> BotKind {
-        BotKind::Minimax
-    }
-
-    fn searches(&self) -> bool {
-        true
-    }
-
-    fn choose(&mut self, board: &Board, limits: Limits) -> Cell {
+impl Minimax {
+    /// What the solver or the searches choose for the side to move.
+    fn search_choice(&mut self, board: &Board, limits: Limits) -> Cell {
         let Some(any) = board.legal_moves().next() else {
             // Not an ongoing game: nothing sensible to choose.
             return Cell::new(0, 0);
@@ -299,7 +292,7 @@ impl Bot for Minimax {
         if !layout.full_width {
             let g = board.geometry();
             let memory = self.threat_memory.take().unwrap_or_else(|| threat::Memory {
-                lines: threat::Lines::new(g.k(), g.rule() == Rule::Exact),
+                lines: threat::Lines::new(g.k(), !g.rule().overline_wins(Player::X)),
             });
             let mut search = ThreatSearch::new(layout, table, board.clone(), memory, deadline);
             let (square, report) = search.choose(rng, caps, start);
@@ -314,6 +307,29 @@ impl Bot for Minimax {
         let (square, report) = search.choose(rng, caps, soft);
         self.report = report;
         board.cell_of(square)
+    }
+}
+
+impl Bot for Minimax {
+    fn kind(&self) -> BotKind {
+        BotKind::Minimax
+    }
+
+    fn searches(&self) -> bool {
+        true
+    }
+
+    fn choose(&mut self, board: &Board, limits: Limits) -> Cell {
+        let cell = self.search_choice(board, limits);
+        if board.is_over() || board.check(cell).is_ok() {
+            return cell;
+        }
+        // The searches know renju's forbidden cells where they try moves,
+        // not in every shortcut (a forced block may be forbidden to Black):
+        // such a choice is never played; the blocking bot's is, which wins
+        // or blocks where it can among the legal cells.
+        use rand::Rng;
+        super::blocking::Blocking::new(self.rng.random()).choose(board, limits)
     }
 
     fn reseed(&mut self, seed: u64) {

@@ -4,7 +4,7 @@
 
 use super::eval::{window_weight, EVAL_CAP};
 use super::layout::Layout;
-use crate::rules::{Board, Outcome, Player, Rule};
+use crate::rules::{Board, Outcome, Player};
 
 /// A set of window ids with O(1) insert, remove and iteration.
 #[derive(Clone)]
@@ -91,7 +91,8 @@ impl Position {
         let windows = layout.windows.len();
         let mut pos = Position {
             k: g.k() as u8,
-            exact_rule: g.rule() == Rule::Exact,
+            // Renju's Black and caro-exact: only exactly K wins.
+            exact_rule: !g.rule().overline_wins(Player::X),
             counts: vec![[0, 0]; windows],
             sums: [0, 0],
             open: [vec![0; g.k() + 1], vec![0; g.k() + 1]],
@@ -290,7 +291,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Cell, Geometry};
+    use crate::rules::{Cell, Geometry, Rule};
 
     fn board(rows: u32, cols: u32, k: u32, rule: Rule, moves: &[(u8, u8)]) -> Board {
         let mut b = Board::new(Geometry::new(rows, cols, k, rule).unwrap());

@@ -379,14 +379,14 @@ impl<'a> Search<'a> {
     }
 
     /// The candidate moves, best-looking first (the table's move before
-    /// all): every empty cell.
+    /// all): every legal cell (under renju, none forbidden to Black).
     fn generate(&mut self, moves: &mut Vec<(usize, i64)>, tt_move: Option<usize>) {
         let layout = self.layout;
         let board = &self.pos.board;
         moves.clear();
         let me = board.to_move().index();
         for &sq in &layout.squares {
-            if !board.is_empty_square(sq) {
+            if !board.is_legal_square(sq) {
                 continue;
             }
             let score = if Some(sq) == tt_move {

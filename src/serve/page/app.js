@@ -21,6 +21,8 @@ const PRESETS = {
   "5x5k4": [5, 5, 4],
   "15x15k5": [15, 15, 5],
   "16x16k5": [16, 16, 5],
+  "15x15renju": [15, 15, 5, "renju"],
+  "15x15caro": [15, 15, 5, "caro"],
 };
 
 const game = {
@@ -51,8 +53,8 @@ const wsUrl = `${location.protocol === "https:" ? "wss" : "ws"}://${location.hos
 function readShape() {
   const preset = $("preset").value;
   if (PRESETS[preset]) {
-    const [rows, cols, k] = PRESETS[preset];
-    return { rows, cols, k, rule: "free" };
+    const [rows, cols, k, rule = "free"] = PRESETS[preset];
+    return { rows, cols, k, rule };
   }
   const rows = Number($("rows").value);
   const cols = Number($("cols").value);

@@ -187,14 +187,18 @@ impl<'a> ThreatSearch<'a> {
         }
         let theirs = self.field.fives(opp);
         if let Some(&sq) = theirs.choose(rng) {
-            if theirs.len() >= 2 {
+            if theirs.len() >= 2 || !self.allowed(sq as usize) {
                 report.score = Some(-win_at(2));
                 report.solved = true;
             }
-            return (sq as usize, report);
+            if self.allowed(sq as usize) {
+                return (sq as usize, report);
+            }
         }
-        if let Some(&sq) = self.field.wins3(me).choose(rng) {
-            return proved(sq as usize, 3, 0);
+        let wins3: Vec<u16> = self.field.wins3(me).to_vec();
+        let wins3 = wins3.into_iter().filter(|&sq| self.allowed(sq as usize));
+        if let Some(sq) = wins3.collect::<Vec<_>>().choose(rng) {
+            return proved(*sq as usize, 3, 0);
         }
         let total = self.hard.saturating_duration_since(start);
         let capped = caps.any();
@@ -562,7 +566,7 @@ impl<'a> ThreatSearch<'a> {
         }
         let killers = self.killers[ply];
         for &sq in &layout.squares {
-            if !board.is_empty_square(sq) || !self.field.is_near_stone(sq) {
+            if !self.field.is_near_stone(sq) || !board.is_legal_square(sq) {
                 continue;
             }
             let score = if Some(sq) == tt_move {
@@ -579,7 +583,7 @@ impl<'a> ThreatSearch<'a> {
                 layout
                     .squares
                     .iter()
-                    .filter(|&&sq| board.is_empty_square(sq))
+                    .filter(|&&sq| board.is_legal_square(sq))
                     .map(|&sq| (sq, 0)),
             );
         }

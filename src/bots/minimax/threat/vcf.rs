@@ -56,12 +56,31 @@ impl ThreatSearch<'_> {
             return AttackNode::Settled(None);
         }
         if let Some(&b) = theirs.first() {
+            // Under renju the block may be forbidden to Black: lost.
+            if !self.allowed(b as usize) {
+                return AttackNode::Settled(None);
+            }
             return AttackNode::Block(b as usize);
         }
-        if let Some(&w) = self.field.wins3(a).first() {
+        let wins3 = self.field.wins3(a);
+        if let Some(&w) = wins3.iter().find(|&&w| self.allowed(w as usize)) {
             return AttackNode::Settled(Some((w as usize, 3)));
         }
         AttackNode::Open
+    }
+
+    /// Whether the side to move may play on empty square `sq` (under renju,
+    /// Black not on a forbidden cell: the threat search's one knowledge of
+    /// the rule, checked where a move is tried, not in the threat tables).
+    #[inline]
+    pub(super) fn allowed(&self, sq: usize) -> bool {
+        !self
+            .field
+            .board
+            .geometry()
+            .rule()
+            .forbids(self.field.to_move())
+            || self.field.board.forbidden_square(sq).is_none()
     }
 
     /// Whether the side to move wins by continuous fours within `depth`
@@ -95,6 +114,9 @@ impl ThreatSearch<'_> {
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
         let mut found = None;
         for &(c, _) in moves.iter() {
+            if !self.allowed(c) {
+                continue;
+            }
             if let Some(n) = self.vcf_four(c, depth) {
                 found = Some((c, n));
                 break;
@@ -204,6 +226,9 @@ impl ThreatSearch<'_> {
         moves.sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
         let mut found = None;
         for &(c, _) in moves.iter() {
+            if !self.allowed(c) {
+                continue;
+            }
             let r = match self.field.play(self.layout, c) {
                 Some(o) => (o.winner() == Some(a)).then_some(0),
                 None => self.vct_defend(depth - 1),
@@ -252,6 +277,10 @@ impl ThreatSearch<'_> {
         }
         if let Some(&b) = fives.first() {
             let b = b as usize;
+            if !self.allowed(b) {
+                // Renju's Black cannot block on a forbidden cell.
+                return Some(2);
+            }
             let r = match self.field.play(self.layout, b) {
                 Some(_) => None,
                 None => self.vct_attack(depth).map(|w| w.1 + 1),
@@ -272,6 +301,9 @@ impl ThreatSearch<'_> {
         // With no defence, the threat wins in three more plies.
         let mut longest = Some(4);
         for &(c, _) in moves.iter() {
+            if !self.allowed(c) {
+                continue;
+            }
             let four = self.field.threat(c, d).flags & FOUR != 0;
             let r = if !four && !self.field.may_break_wins3(c, a) {
                 Some(3)
