@@ -228,7 +228,7 @@ mod tests {
 
     #[test]
     fn custom_board_with_bad_answers_on_the_way() {
-        let (setup, out) = menu("play\n\nzz\n1\n6\n40\n7\n6\n9\n4\n2\n");
+        let (setup, out) = menu("play\n\nzz\n1\n8\n40\n7\n6\n9\n4\n2\n");
         let setup = setup.unwrap();
         assert_eq!(setup.x, SeatSpec::Human);
         assert_eq!(setup.geometry.to_string(), "7x6 k4 exact");
