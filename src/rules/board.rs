@@ -2,6 +2,7 @@
 //! stack for undo, and win detection through the last stone only.
 
 use super::geometry::Geometry;
+use super::lines::{line_slots_at, run_around};
 use super::outcome::{Line, Outcome};
 use super::renju::{Forbidden, Masks};
 use super::types::{Cell, Player, Rule};
@@ -443,16 +444,6 @@ impl Board {
         slots.map(|(line, bit)| (base + line, bit))
     }
 
-    /// The stones of a mask's run through `bit` (which must be set) before
-    /// and after it.
-    #[inline]
-    pub(super) fn run_around(mask: u32, bit: u32) -> (u32, u32) {
-        let pos = bit.trailing_zeros();
-        let after = (!(mask >> pos)).trailing_zeros() - 1;
-        let before = (!(mask << (31 - pos))).leading_zeros() - 1;
-        (before, after)
-    }
-
     /// A winning run of `p`'s through a square, from the four lines through
     /// it (`slots`, as `line_slots` gives them for `p`) and `p`'s masks of
     /// them with the square's bit set: the run's direction (0 to 3), the
@@ -465,7 +456,7 @@ impl Board {
         masks: [u32; 4],
     ) -> Option<(usize, u32, u32)> {
         let runs = [0, 1, 2, 3].map(|d| {
-            let (before, after) = Self::run_around(masks[d], slots[d].1);
+            let (before, after) = run_around(masks[d], slots[d].1);
             (before, before + 1 + after)
         });
         let k = self.geo.k() as u32;
@@ -539,22 +530,6 @@ impl Board {
     pub fn is_full(&self) -> bool {
         self.history.len() == self.geo.area()
     }
-}
-
-/// The lines through cell `(r, c)` of a `rows` x `cols` board and its bit in
-/// each, for the first player's masks (the second's follow them): across
-/// (row `r`, bit `c`), down (column `c`, bit `r`), down-right and down-left
-/// (bit `r`), `rows + cols - 1` lines each, so that neighbours along a line
-/// are neighbouring bits.
-#[inline]
-pub(super) fn line_slots_at(rows: usize, cols: usize, (r, c): (usize, usize)) -> [(usize, u32); 4] {
-    let n = rows + cols - 1;
-    [
-        (r, 1 << c),
-        (n + c, 1 << r),
-        (2 * n + c + rows - 1 - r, 1 << r),
-        (3 * n + r + c, 1 << r),
-    ]
 }
 
 impl fmt::Display for Board {

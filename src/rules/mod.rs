@@ -13,6 +13,7 @@
 
 mod board;
 mod geometry;
+mod lines;
 mod outcome;
 mod playout;
 mod renju;

@@ -10,7 +10,7 @@
 //! cells, history and outcome). The caller brings the random number
 //! generator, so playouts stay reproducible.
 
-use super::board::line_slots_at;
+use super::lines::{line_slots_at, run_around};
 use super::renju::Masks;
 use super::{Board, Cell, Geometry, Player, Rule};
 use rand::RngCore;
@@ -430,7 +430,7 @@ impl Lines {
                 *m |= bit;
                 // Measured on every move, without a branch: cheaper than
                 // filtering first (tried: a popcount filter mispredicts).
-                let (before, after) = Board::run_around(*m, bit);
+                let (before, after) = run_around(*m, bit);
                 let run = before + 1 + after;
                 won |= if exact { run == *k } else { run >= *k };
             }
@@ -489,7 +489,7 @@ impl Lines {
             for (line, bit) in self.slots[cell as usize] {
                 let m = &mut mine[line as usize];
                 *m |= bit;
-                let (before, after) = Board::run_around(*m, bit);
+                let (before, after) = run_around(*m, bit);
                 let len = before + 1 + after;
                 let blocked = if ends {
                     Board::ends_held(theirs[line as usize], bit, before, len)

@@ -19,7 +19,7 @@
 //! two shifts, and the stones the recursion imagines kept in a chain on the
 //! call stack (no allocation, no copy of the board).
 
-use super::board::{line_slots_at, Board};
+use super::lines::{line_slots_at, run_around};
 use std::fmt;
 use std::str::FromStr;
 
@@ -354,7 +354,7 @@ impl Window {
 
     /// Classifies the line through the centre.
     fn shape(self) -> LineShape {
-        let (before, after) = Board::run_around(self.black, CENTRE);
+        let (before, after) = run_around(self.black, CENTRE);
         let run = before + 1 + after;
         let mut shape = LineShape {
             run,
@@ -373,7 +373,7 @@ impl Window {
             if e & self.empty() == 0 {
                 continue;
             }
-            let (b, a) = Board::run_around(self.black | e, CENTRE);
+            let (b, a) = run_around(self.black | e, CENTRE);
             match b + 1 + a {
                 // Each cell that makes five leaves a different four, but for
                 // the two ends of a straight four (the run was four).
@@ -405,7 +405,7 @@ impl Window {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::{Cell, Geometry, Rule};
+    use crate::rules::{Board, Cell, Geometry, Rule};
 
     /// A window from a line drawn around its centre, e.g. `"..X.[X]X..O"`
     /// without the brackets: eleven characters, `#` off the board.
