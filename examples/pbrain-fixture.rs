@@ -159,21 +159,28 @@ struct Input {
 }
 
 impl Input {
-    /// Whether input arrives (or is already waiting) within `wait`.
-    fn arrives_within(&self, wait: Duration) -> bool {
-        if self.pending.contains(&b'\n') {
-            return true;
-        }
-        let mut fd = libc::pollfd {
-            fd: io::stdin().as_raw_fd(),
-            events: libc::POLLIN,
-            revents: 0,
+    /// Whether a line arrives (or is already waiting) before `deadline`.
+    fn arrives_within(&self, deadline: Instant) -> bool {
+        // Seen before the deadline, a line surely came before it; seen
+        // after, it may have come any time (the brain may have been off the
+        // CPU), so it is taken as late: a busy machine never makes this
+        // brain drop a command that came in time.
+        let seen = self.pending.contains(&b'\n') || {
+            let mut fd = libc::pollfd {
+                fd: io::stdin().as_raw_fd(),
+                events: libc::POLLIN,
+                revents: 0,
+            };
+            let ms = deadline
+                .saturating_duration_since(Instant::now())
+                .as_secs_f64()
+                * 1e3;
+            // poll(2) counts whole milliseconds: round up; the check of the
+            // clock below keeps the window exact.
+            // SAFETY: one valid pollfd.
+            unsafe { libc::poll(&mut fd, 1, ms.ceil() as libc::c_int) > 0 }
         };
-        let ms = wait.as_secs_f64() * 1e3;
-        // poll(2) counts whole milliseconds: round up, then the brain's
-        // sub-millisecond window is at worst a little wider.
-        // SAFETY: one valid pollfd.
-        unsafe { libc::poll(&mut fd, 1, ms.ceil() as libc::c_int) > 0 }
+        seen && Instant::now() < deadline
     }
 
     /// The next line without its line end, `None` at the end of input.
@@ -274,8 +281,7 @@ impl Brain {
         loop {
             let soon = match self.answered_at.take() {
                 Some(at) if !self.o.drop_within.is_zero() => {
-                    let left = (at + self.o.drop_within).saturating_duration_since(Instant::now());
-                    input.arrives_within(left)
+                    input.arrives_within(at + self.o.drop_within)
                 }
                 _ => false,
             };

@@ -215,12 +215,16 @@ fn every_fault_of_a_brain_is_charged_to_it() {
 fn quirks_of_real_brains_are_not_charged() {
     // A brain that loses a command sent within 3 ms of its move (it thinks
     // 30 ms a move): the default write gap (5 ms) keeps every game clean,
-    // always (the brain's clock starts before its move leaves); without a
-    // gap it refuses moves it never saw (3 ms leave room for the other
-    // engine's turn on a busy machine).
-    for (gap, faults) in [(None, json!({})), (Some("0"), json!({"refused": 2}))] {
+    // always (the brain's clock starts before its move leaves). Without a
+    // gap it refuses moves it never saw: shown with a window of 500 ms, so
+    // that the next command falls in it however busy the machine is (with
+    // 3 ms, the other engine's turn sometimes took longer under load).
+    for (gap, window, faults) in [
+        (None, "3", json!({})),
+        (Some("0"), "500", json!({"refused": 2})),
+    ] {
         let scratch = Scratch::new("gomocup-drop");
-        let engine = brain("gomo", "--think 30 --drop-within 3");
+        let engine = brain("gomo", &format!("--think 30 --drop-within {window}"));
         let mut args = vec![
             "--engine", &engine, "--bots", "random", "--board", "10x10", "--games", "2", "--seed",
             "6",

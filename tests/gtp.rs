@@ -643,8 +643,20 @@ fn twogtp_game(programs: &mut [Program; 2], size: u32, k: u32) -> (String, Board
 #[test]
 fn gogui_twogtp_plays_kinrow_against_itself_to_a_result() {
     // Started as a user would start them for twogtp: no --board (twogtp
-    // sends boardsize), K from the command line.
-    let args = ["--k", "5", "--bot", "minimax", "--movetime", "20", "--seed"];
+    // sends boardsize), K from the command line. A node cap, not the
+    // clock, ends each search, so the games are the same on any machine
+    // under any load (with 20 ms a move, a loaded machine once drew).
+    let args = [
+        "--k",
+        "5",
+        "--bot",
+        "minimax",
+        "--set",
+        "nodes=3000",
+        "--movetime",
+        "10000",
+        "--seed",
+    ];
     let mut programs = [
         Program::start(&[&args[..], &["1"]].concat()),
         Program::start(&[&args[..], &["2"]].concat()),

@@ -306,6 +306,10 @@ fn bad_flags_get_clap_messages_and_status_2() {
         &["--rule", "wild"],
         &["--movetime", "0"],
         &["--seed", "-3"],
+        &["--set", "nodes"],
+        &["--set", "colour=red"],
+        &["--set", "nodes=many"],
+        &["--protocol", "gomocup", "--set", "depth=-1"],
         &["--frobnicate"],
     ] {
         let out = cargo_bin_cmd!("kinrow").args(args).output().unwrap();
@@ -313,6 +317,32 @@ fn bad_flags_get_clap_messages_and_status_2() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.starts_with("error:"), "{args:?}: {err}");
     }
+}
+
+#[test]
+fn set_flags_are_bot_options_for_the_whole_session() {
+    // `--set nodes=N` is `set nodes N` before the first request: the same
+    // moves, whichever way it is given, and whatever the clock allows.
+    let moves = "newgame 9 9 5\ngenmove\ngenmove\ngenmove\ngenmove\nshow\n";
+    let by_flag = session(
+        &["--bot", "minimax", "--seed", "3", "--set", "nodes=400"],
+        moves,
+    );
+    let by_request = session(
+        &["--bot", "minimax", "--seed", "3"],
+        &format!("set nodes 400\n{moves}"),
+    );
+    assert_eq!(responses(&by_flag), responses(&by_request)[1..]);
+    // The error names the flag and the option's own reason.
+    let out = cargo_bin_cmd!("kinrow")
+        .args(["--set", "nodes=many"])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("error: --set nodes=many: nodes: 'many' is not a number"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -7,7 +7,8 @@ use super::gtp::{
     board_before_boardsize, check_board, BoardSource, GtpBoardError, GtpConfig, GtpEngine,
 };
 use super::kinrow::{Engine, EngineConfig};
-use crate::bots::BotKind;
+use super::session::{BotOption, BuildBot, Session};
+use crate::bots::{BotKind, OptionError};
 use crate::cli::ShapeArgs;
 use crate::protocol::gtp::MAX_GTP_SIDE;
 use crate::rules::{BoardSize, SizeError, MAX_SIDE};
@@ -27,6 +28,12 @@ pub struct EngineArgs {
     /// Time per move for searching bots, in milliseconds.
     #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=86_400_000))]
     pub movetime: Option<u64>,
+    /// A bot option, as the protocol's `set NAME VALUE` gives it: nodes,
+    /// depth and hash (minimax), iterations, exploration, … (mcts); for
+    /// GUIs and match tools that cannot send `set`, such as GoGui's
+    /// twogtp. Repeatable; checked before the engine starts.
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    pub options: Vec<BotOption>,
     #[command(flatten)]
     pub shape: ShapeArgs,
     /// The protocol on stdin/stdout: kinrow (default), gomocup (a Gomocup
@@ -51,7 +58,7 @@ pub enum Protocol {
 }
 
 /// An engine ready to start: the protocol, and its engine's config.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum EngineSetup {
     Kinrow(EngineConfig),
     Gomocup(BrainConfig),
@@ -71,6 +78,8 @@ pub enum ConfigError {
     GtpBoard(GtpBoardError),
     /// `--k` for GTP without `--board`, over the largest GTP board.
     GtpK(u32),
+    /// A `--set` option no bot has, or a value its bot refuses.
+    BotOption(BotOption, OptionError),
 }
 
 impl fmt::Display for ConfigError {
@@ -86,6 +95,7 @@ impl fmt::Display for ConfigError {
                 f,
                 "--k {k}: must be from 1 to {MAX_GTP_SIDE} (GTP boards are {MAX_GTP_SIDE}x{MAX_GTP_SIDE} at most)"
             ),
+            ConfigError::BotOption(option, e) => write!(f, "--set {option}: {e}"),
         }
     }
 }
@@ -96,7 +106,9 @@ impl ConfigError {
     /// or flags that don't go together.
     pub fn clap_kind(&self) -> clap::error::ErrorKind {
         match self {
-            ConfigError::Shape(_) | ConfigError::GtpK(_) => clap::error::ErrorKind::ValueValidation,
+            ConfigError::Shape(_) | ConfigError::GtpK(_) | ConfigError::BotOption(..) => {
+                clap::error::ErrorKind::ValueValidation
+            }
             _ => clap::error::ErrorKind::ArgumentConflict,
         }
     }
@@ -109,6 +121,7 @@ impl EngineArgs {
     pub fn check(&self, started_as_brain: bool) -> Result<EngineSetup, ConfigError> {
         let seed = self.seed.unwrap_or_else(rand::random);
         let movetime = self.movetime.map(Duration::from_millis);
+        self.check_options()?;
         let default = if started_as_brain {
             Protocol::Gomocup
         } else {
@@ -120,6 +133,7 @@ impl EngineArgs {
                 bot: self.bot,
                 seed,
                 movetime,
+                options: self.options.clone(),
             })
         };
         match self.protocol.unwrap_or(default) {
@@ -138,6 +152,7 @@ impl EngineArgs {
                     bot: self.bot,
                     seed,
                     movetime_cap: movetime,
+                    options: self.options.clone(),
                 }))
             }
             Protocol::Gtp => {
@@ -168,6 +183,26 @@ impl EngineArgs {
     }
 }
 
+impl EngineArgs {
+    /// Each `--set` option as a session would take it: one that no bot has,
+    /// or a bad value, is refused before the engine starts.
+    fn check_options(&self) -> Result<(), ConfigError> {
+        let mut session = Session::new(
+            crate::rules::Geometry::TIC_TAC_TOE,
+            self.bot,
+            0,
+            Duration::from_millis(1),
+            BuildBot::AtFirstMove,
+        );
+        for option in &self.options {
+            session
+                .set_bot_option(&option.name, &option.value)
+                .map_err(|e| ConfigError::BotOption(option.clone(), e))?;
+        }
+        Ok(())
+    }
+}
+
 impl EngineSetup {
     /// Answers requests from `input` on `output` until the protocol's quit
     /// or the end of input.
@@ -190,6 +225,7 @@ mod tests {
             bot: BotKind::Random,
             seed: Some(7),
             movetime: Some(250),
+            options: vec!["iterations=50".parse().unwrap()],
             shape: ShapeArgs {
                 board: board.map(|(rows, cols)| BoardSize { rows, cols }),
                 k,
@@ -206,6 +242,7 @@ mod tests {
         };
         assert_eq!((c.geometry, c.seed), (Geometry::TIC_TAC_TOE, 7));
         assert_eq!(c.movetime, Some(Duration::from_millis(250)));
+        assert_eq!(c.options, args(None, None, None).options);
         let Ok(EngineSetup::Gomocup(b)) = args(None, None, Some(6)).check(true) else {
             panic!("a brain when started as one")
         };

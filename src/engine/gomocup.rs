@@ -21,7 +21,7 @@
 //!   most [`MAX_NOTES`] notes wait for the next answer, then a count.
 
 use super::lines::{answer_lines, Flow};
-use super::session::{BuildBot, Session};
+use super::session::{BotOption, BuildBot, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
 use crate::protocol::gomocup::{rule_of_code, BoardLine, Command, CommandError, Field, Point};
 use crate::rules::{clip, Board, Geometry, IllegalMove, Rule, MAX_SIDE};
@@ -37,7 +37,7 @@ const UNLIMITED_MS: i64 = 2_147_483_647;
 const MAX_NOTES: usize = 8;
 
 /// How a brain starts: what the command line says.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct BrainConfig {
     /// Stones in a row that win (Gomocup: five).
     pub k: u32,
@@ -47,6 +47,8 @@ pub struct BrainConfig {
     pub seed: u64,
     /// `--movetime`: no move takes longer, whatever the manager allows.
     pub movetime_cap: Option<Duration>,
+    /// Bot options (`--set NAME=VALUE`), applied in order as `set` would.
+    pub options: Vec<BotOption>,
 }
 
 impl Default for BrainConfig {
@@ -57,6 +59,7 @@ impl Default for BrainConfig {
             bot: BotKind::Minimax,
             seed: 0,
             movetime_cap: None,
+            options: Vec::new(),
         }
     }
 }
@@ -101,18 +104,20 @@ impl Brain {
     /// A brain waiting for `START`.
     pub fn new(config: BrainConfig) -> Brain {
         // The board waits for `START`; until then it is only a placeholder.
-        let session = Session::new(
+        let mut session = Session::new(
             Geometry::TIC_TAC_TOE,
             config.bot,
             config.seed,
             per_move(None, config.movetime_cap),
             BuildBot::AtFirstMove,
         );
+        // Checked by `EngineArgs::check`, or empty.
+        let _ = session.set_bot_options(&config.options);
         Brain {
+            rule: config.rule,
             config,
             session,
             started: false,
-            rule: config.rule,
             unsupported: None,
             notes: Vec::new(),
             notes_dropped: 0,

@@ -73,7 +73,7 @@ pub enum BoardSource {
 
 /// How a GTP engine starts: the engine's config (its board the one until
 /// `boardsize`) and where later boards come from.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct GtpConfig {
     pub engine: EngineConfig,
     pub board: BoardSource,
@@ -125,8 +125,11 @@ impl GtpEngine {
         let engine = config.engine;
         let movetime = engine.movetime.unwrap_or(DEFAULT_MOVETIME);
         let (geometry, bot, seed) = (engine.geometry, engine.bot, engine.seed);
+        let mut session = Session::new(geometry, bot, seed, movetime, BuildBot::AtFirstMove);
+        // Checked by `EngineArgs::check`, or empty.
+        let _ = session.set_bot_options(&engine.options);
         GtpEngine {
-            session: Session::new(geometry, bot, seed, movetime, BuildBot::AtFirstMove),
+            session,
             board_source: config.board,
             passes: 0,
         }

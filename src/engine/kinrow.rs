@@ -2,7 +2,7 @@
 //! call of the [`Session`] (or of the solver) and its answer.
 
 use super::lines::{answer_framed, Flow, FramedEngine};
-use super::session::{BuildBot, ChooseError, Session};
+use super::session::{BotOption, BuildBot, ChooseError, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
 use crate::protocol::{Command, ErrorKind, ProtocolError, Shape, MAX_LINE};
 use crate::rules::{clip, Board, Cell, Forbidden, Geometry, IllegalMove, Outcome};
@@ -17,13 +17,15 @@ pub const DEFAULT_SOLVE_TIME: Duration = Duration::from_secs(10);
 const MAX_MOVETIME_MS: u64 = 86_400_000;
 
 /// How an engine starts.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct EngineConfig {
     pub geometry: Geometry,
     pub bot: BotKind,
     pub seed: u64,
     /// `None`: the default time per move.
     pub movetime: Option<Duration>,
+    /// Bot options (`--set NAME=VALUE`), applied in order as `set` would.
+    pub options: Vec<BotOption>,
 }
 
 impl Default for EngineConfig {
@@ -33,6 +35,7 @@ impl Default for EngineConfig {
             bot: BotKind::Minimax,
             seed: 0,
             movetime: None,
+            options: Vec::new(),
         }
     }
 }
@@ -48,14 +51,17 @@ pub struct Engine {
 impl Engine {
     /// An engine with an empty board.
     pub fn new(config: EngineConfig) -> Engine {
+        let mut session = Session::new(
+            config.geometry,
+            config.bot,
+            config.seed,
+            config.movetime.unwrap_or(DEFAULT_MOVETIME),
+            BuildBot::AtOnce,
+        );
+        // Checked by `EngineArgs::check`, or empty.
+        let _ = session.set_bot_options(&config.options);
         Engine {
-            session: Session::new(
-                config.geometry,
-                config.bot,
-                config.seed,
-                config.movetime.unwrap_or(DEFAULT_MOVETIME),
-                BuildBot::AtOnce,
-            ),
+            session,
             solver: None,
         }
     }

@@ -25,4 +25,4 @@ pub use gomocup::{Brain, BrainConfig};
 pub use gtp::{check_board, BoardSource, GtpBoardError, GtpConfig, GtpEngine};
 pub use kinrow::{status_text, Engine, EngineConfig, DEFAULT_SOLVE_TIME};
 pub use lines::{answer_framed, answer_lines, Flow, FramedEngine};
-pub use session::{BuildBot, ChooseError, Session};
+pub use session::{BotOption, BuildBot, ChooseError, Session};

@@ -32,12 +32,42 @@ pub struct Session {
     /// whole session: applied to the bot now playing if it has the option,
     /// and to every bot chosen later that has it. So `set depth 3` works
     /// before `set bot minimax` as well as after.
-    bot_options: Vec<(String, String)>,
+    bot_options: Vec<BotOption>,
     /// The longest a move may take (a game clock may allow less).
     movetime: Duration,
     /// This side's game clock: what is left, counted down by each move's
     /// time until the controller tells it again.
     clock: MatchClock,
+}
+
+/// A bot option as `set NAME VALUE` gives it, written `NAME=VALUE` on a
+/// command line (`kinrow --set nodes=20000`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BotOption {
+    pub name: String,
+    pub value: String,
+}
+
+impl std::str::FromStr for BotOption {
+    type Err = String;
+    fn from_str(s: &str) -> Result<BotOption, String> {
+        match s.split_once('=') {
+            Some((name, value)) if !name.is_empty() && !value.is_empty() => Ok(BotOption {
+                name: name.to_string(),
+                value: value.to_string(),
+            }),
+            _ => Err(format!(
+                "'{}' is not NAME=VALUE (say nodes=20000)",
+                crate::rules::clip(s)
+            )),
+        }
+    }
+}
+
+impl fmt::Display for BotOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}={}", self.name, self.value)
+    }
 }
 
 /// Why no move was played.
@@ -174,9 +204,20 @@ impl Session {
     /// that has it refuses, is an error and changes nothing.
     pub fn set_bot_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         self.check_bot_option(name, value)?;
-        self.bot_options.retain(|(n, _)| n != name);
-        self.bot_options.push((name.to_string(), value.to_string()));
+        self.bot_options.retain(|o| o.name != name);
+        self.bot_options.push(BotOption {
+            name: name.to_string(),
+            value: value.to_string(),
+        });
         Ok(())
+    }
+
+    /// Sets `options` in order, as many `set NAME VALUE`; the first one
+    /// refused stops there, with its error (the ones before it stay set).
+    pub fn set_bot_options(&mut self, options: &[BotOption]) -> Result<(), OptionError> {
+        options
+            .iter()
+            .try_for_each(|o| self.set_bot_option(&o.name, &o.value))
     }
 
     /// Sets the option on the bot now playing if it has it, else checks it
@@ -250,13 +291,13 @@ fn built<'a>(
     slot: &'a mut Option<Box<dyn Bot>>,
     kind: BotKind,
     seed: u64,
-    options: &[(String, String)],
+    options: &[BotOption],
 ) -> &'a mut dyn Bot {
     slot.get_or_insert_with(|| {
         let mut bot = kind.build(seed);
-        for (name, value) in options {
+        for o in options {
             // Checked when set; a bot without the option ignores it.
-            let _ = bot.set_option(name, value);
+            let _ = bot.set_option(&o.name, &o.value);
         }
         bot
     })
@@ -320,7 +361,7 @@ mod tests {
                 Err(OptionError::BadValue { .. })
             ));
             assert_eq!(s.set_bot_option("iterations", "50"), Ok(()));
-            assert_eq!(s.bot_options, [("iterations".into(), "50".into())]);
+            assert_eq!(s.bot_options, ["iterations=50".parse().unwrap()]);
         }
     }
 
