@@ -1,10 +1,11 @@
 //! Command-line pieces shared by `kinrow`, `kinrow play` and `referee`: the
-//! game-shape flags, numbers of seconds, and text for people kept within 80
-//! columns.
+//! game-shape flags, numbers of seconds, the names a web page answers to,
+//! and text for people kept within 80 columns.
 
 use crate::rules::{BoardSize, Geometry, Rule, SizeError};
 use clap::Args;
 use std::fmt;
+use std::net::Ipv6Addr;
 use std::time::Duration;
 
 /// The game-shape flags: `--board ROWSxCOLS --k K --rule RULE`.
@@ -198,6 +199,29 @@ pub fn wrap_message(text: &str) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A name for `--host` (`kinrow serve`) and `--serve-host` (`referee`): a
+/// DNS name or an IP address, without a port; in
+/// lower case (an IPv6 address in brackets, as a `Host` header has it).
+pub fn parse_host_name(s: &str) -> Result<String, String> {
+    let bare = s.strip_prefix('[').and_then(|r| r.strip_suffix(']'));
+    if let Ok(ip) = bare.unwrap_or(s).parse::<Ipv6Addr>() {
+        return Ok(format!("[{ip}]"));
+    }
+    let ok = !s.is_empty()
+        && s.len() <= 253
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_');
+    if ok {
+        Ok(s.to_ascii_lowercase())
+    } else {
+        Err(
+            "a host name or IP address as the browser's address bar has it, \
+             without a port (e.g. kinrow.example or 192.168.1.20)"
+                .into(),
+        )
+    }
 }
 
 #[cfg(test)]

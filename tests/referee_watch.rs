@@ -198,6 +198,9 @@ fn bad_serve_flags_get_a_usage_error() {
         &["--serve", "70000"],
         &["--serve", "port"],
         &["--serve", "0", "--serve-bind", "localhost"],
+        &["--serve-host", "box.example"],
+        &["--serve", "0", "--serve-host", "box.example:8080"],
+        &["--serve", "0", "--serve-host", "a b"],
     ] {
         let out = assert_cmd::Command::cargo_bin("referee")
             .unwrap()
@@ -258,7 +261,7 @@ fn beyond_loopback_the_page_answers_this_machines_addresses_only() {
     }
     let scratch = Scratch::new("watch-bind");
     let mut args = slow_watched_run();
-    args.extend(["--serve-bind".to_string(), "0.0.0.0".to_string()]);
+    args.extend(["--serve-bind", "0.0.0.0", "--serve-host", "Box.Example"].map(String::from));
     let args: Vec<&str> = args.iter().map(String::as_str).collect();
     let w = start_watched(&scratch, &args);
     let port = w.host.rsplit(':').next().unwrap().to_string();
@@ -275,7 +278,14 @@ fn beyond_loopback_the_page_answers_this_machines_addresses_only() {
         assert!(refused.starts_with("HTTP/1.1 403 "), "{path}: {refused}");
         assert!(!refused.contains("command"), "{refused}");
     }
-    for ok in [format!("127.0.0.1:{port}"), format!("localhost:{port}")] {
+    // Its addresses answer, and the name given with --serve-host, with any
+    // port (a reverse proxy may add its own).
+    for ok in [
+        format!("127.0.0.1:{port}"),
+        format!("localhost:{port}"),
+        format!("box.example:{port}"),
+        "BOX.example".to_string(),
+    ] {
         let state = ask("/state", &ok);
         assert!(state.starts_with("HTTP/1.1 200 "), "{ok}: {state}");
         assert!(state.contains("\"state\":"), "{state}");

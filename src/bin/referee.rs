@@ -7,13 +7,12 @@
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use kinrow::bots::BotKind;
-use kinrow::referee::args::{parse_bot, RunArgs};
+use kinrow::referee::args::{parse_bot, RunArgs, WatchAddress};
 use kinrow::referee::merge::MergeConfig;
 use kinrow::referee::{say, Config, ConfigError, RunOutcome};
 use kinrow::serve::watch::Live;
 use kinrow::sys::reaper::Reaper;
 use kinrow::sys::signals::{SignalHandlerKind, Stop};
-use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::AtomicBool;
@@ -149,14 +148,14 @@ fn merge(args: MergeArgs) -> ExitCode {
 /// before anything is played.
 fn run(
     config: &Config,
-    watch: Option<SocketAddr>,
+    watch: Option<WatchAddress>,
     cancel: Arc<AtomicBool>,
 ) -> anyhow::Result<RunOutcome> {
-    let Some(addr) = watch else {
+    let Some(watch) = watch else {
         return kinrow::referee::run(config, cancel, None);
     };
     let live = Arc::new(Live::new());
-    let url = kinrow::serve::watch::start(addr.ip(), addr.port(), Arc::clone(&live))?;
+    let url = kinrow::serve::watch::start(watch.addr, &watch.hosts, Arc::clone(&live))?;
     say(&format!("referee: watch the run at {url}"));
     kinrow::referee::run(config, cancel, Some(&*live))
 }

@@ -123,6 +123,11 @@ pub struct RunArgs {
         requires = "serve"
     )]
     pub serve_bind: IpAddr,
+    /// A name the page may be opened by besides the address (repeatable);
+    /// requests for any other name are refused, so that another web site
+    /// can't point a name of its own at the page (DNS rebinding).
+    #[arg(long = "serve-host", value_name = "NAME", requires = "serve", value_parser = crate::cli::parse_host_name)]
+    pub serve_hosts: Vec<String>,
     /// When stderr is not a terminal, write a progress line this often, in
     /// seconds.
     #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_every)]
@@ -132,11 +137,21 @@ pub struct RunArgs {
     pub grace: u64,
 }
 
+/// Where the watch page listens, and the names it answers to besides its
+/// address (`--serve`, `--serve-bind`, `--serve-host`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WatchAddress {
+    pub addr: SocketAddr,
+    pub hosts: Vec<String>,
+}
+
 impl RunArgs {
-    /// Where the watch page listens (`--serve`, `--serve-bind`), if asked.
-    pub fn watch_address(&self) -> Option<SocketAddr> {
-        self.serve
-            .map(|port| SocketAddr::new(self.serve_bind, port))
+    /// Where the watch page listens, if asked.
+    pub fn watch_address(&self) -> Option<WatchAddress> {
+        self.serve.map(|port| WatchAddress {
+            addr: SocketAddr::new(self.serve_bind, port),
+            hosts: self.serve_hosts.clone(),
+        })
     }
 }
 

@@ -15,7 +15,7 @@ use super::assets;
 use super::socket::{self, Ws};
 use super::Server;
 use std::io::{self, Read, Write};
-use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr, TcpStream};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
 /// Where the page opens its WebSocket.
@@ -364,7 +364,7 @@ pub struct Hosts {
 
 impl Hosts {
     /// The hosts of a server listening on `addr` (its port bound) that
-    /// also answers to `names` (checked by [`parse_host_name`]).
+    /// also answers to `names` (checked by [`crate::cli::parse_host_name`]).
     pub fn new(addr: SocketAddr, names: &[String]) -> Hosts {
         Hosts {
             addr,
@@ -419,28 +419,6 @@ fn split_host(host: &str) -> Option<(&str, u16)> {
     (!name.is_empty()).then_some((name, port))
 }
 
-/// A name for `--host`: a DNS name or an IP address, without a port; in
-/// lower case (an IPv6 address in brackets, as a `Host` header has it).
-pub fn parse_host_name(s: &str) -> Result<String, String> {
-    let bare = s.strip_prefix('[').and_then(|r| r.strip_suffix(']'));
-    if let Ok(ip) = bare.unwrap_or(s).parse::<Ipv6Addr>() {
-        return Ok(format!("[{ip}]"));
-    }
-    let ok = !s.is_empty()
-        && s.len() <= 253
-        && s.bytes()
-            .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'.' || b == b'_');
-    if ok {
-        Ok(s.to_ascii_lowercase())
-    } else {
-        Err(
-            "a host name or IP address as the browser's address bar has it, \
-             without a port (e.g. kinrow.example or 192.168.1.20)"
-                .into(),
-        )
-    }
-}
-
 /// The address to open for a server listening on `addr`.
 pub fn page_url(addr: SocketAddr) -> String {
     let host = match addr.ip() {
@@ -466,8 +444,9 @@ pub(crate) fn check_host<'r>(
     } else {
         Err(Response::text(
             403,
-            "this server answers only to its own address and the names given with --host \
-             (open the URL that was printed when it started)\n",
+            "this server answers only to its own address and the names it was given \
+             (kinrow serve --host, referee --serve-host; open the URL that was printed \
+             when it started)\n",
             &[],
         ))
     }
@@ -521,6 +500,7 @@ pub fn refuse_overloaded(stream: TcpStream, why: &Refused) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cli::parse_host_name;
 
     fn hosts(addr: &str, names: &[&str]) -> Hosts {
         let names: Vec<String> = names.iter().map(|n| parse_host_name(n).unwrap()).collect();

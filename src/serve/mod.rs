@@ -62,7 +62,7 @@ pub struct ServeArgs {
     /// A name the page may be opened by besides the address (repeatable):
     /// requests for any other name are refused, so that another web site
     /// can't point a name of its own at this server (see docs/web.md).
-    #[arg(long = "host", value_name = "NAME", value_parser = http::parse_host_name)]
+    #[arg(long = "host", value_name = "NAME", value_parser = crate::cli::parse_host_name)]
     pub hosts: Vec<String>,
     /// An engine the page may offer, NAME=COMMAND (repeatable); COMMAND is
     /// split into words like a shell would, but run without one (a Gomocup

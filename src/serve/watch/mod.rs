@@ -21,7 +21,7 @@ use crate::serve::assets::{self, Asset};
 use crate::serve::http::{self, Request, Response};
 use anyhow::Context;
 use std::io::Write;
-use std::net::{IpAddr, SocketAddr, TcpListener, TcpStream};
+use std::net::{SocketAddr, TcpListener, TcpStream};
 use std::sync::Arc;
 use std::thread;
 use std::time::{Duration, Instant};
@@ -77,18 +77,19 @@ struct Watch {
     admission: Arc<Admission>,
 }
 
-/// Listens on `bind:port` and serves the page of `live` from a thread of
-/// its own until the process ends; returns the page's address. Binding
-/// fails before any game is played.
-pub fn start(bind: IpAddr, port: u16, live: Arc<Live>) -> anyhow::Result<String> {
-    let listener = TcpListener::bind((bind, port))
-        .with_context(|| format!("--serve: cannot listen on {}", SocketAddr::new(bind, port)))?;
+/// Listens on `at` and serves the page of `live` from a thread of its own
+/// until the process ends, to requests for its address or one of `hosts`
+/// (see [`http::Hosts`]); returns the page's address. Binding fails before
+/// any game is played.
+pub fn start(at: SocketAddr, hosts: &[String], live: Arc<Live>) -> anyhow::Result<String> {
+    let listener =
+        TcpListener::bind(at).with_context(|| format!("--serve: cannot listen on {at}"))?;
     let addr = listener
         .local_addr()
         .context("--serve: cannot read the bound address")?;
     let watch = Arc::new(Watch {
         live,
-        hosts: http::Hosts::new(addr, &[]),
+        hosts: http::Hosts::new(addr, hosts),
         admission: Admission::new(MAX_CONNECTIONS, MAX_PER_CLIENT),
     });
     thread::Builder::new()
