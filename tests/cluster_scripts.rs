@@ -1,15 +1,19 @@
 //! The cluster files in scripts/cluster run here with stand-ins for their
 //! schedulers: the Slurm array script with the variables Slurm sets, the
 //! Kubernetes manifest's command with the index Kubernetes sets, and the GNU
-//! parallel script over this machine (where GNU parallel is installed).
+//! parallel script over this machine (where GNU parallel is installed); and
+//! the Slurm script for real, as a job array on a one-node Slurm started
+//! here (where Slurm and munge are installed, as root).
 //! Each run of shards, merged, must be the one run.
 
 mod referee_common;
 mod skip;
+mod slurm;
 
 use referee_common::*;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{Duration, Instant};
 
 const RUN: &str = "--bots random,blocking,minimax --games 10 --seed 2 --in-process";
 
@@ -188,4 +192,195 @@ fn gnu_parallel_plays_the_shards_over_ssh_logins() {
     let report = std::fs::read_to_string(scratch.path("run.txt")).unwrap();
     assert_eq!(report_core(&report), one_run_report());
     assert!(scratch.path("run.jsonl").exists() && scratch.path("run.json").exists());
+}
+
+/// What merged shards and the one run must share: the report without its
+/// second line and times, the run lines and the games without their times.
+#[derive(Debug, PartialEq)]
+struct Played {
+    report: Vec<String>,
+    runs: Vec<serde_json::Value>,
+    games: Vec<serde_json::Value>,
+}
+
+/// Reads `--games-out` records: run lines, and games without `time_ms`.
+fn played(report: &str, records: &Path) -> Played {
+    let (mut games, runs): (Vec<serde_json::Value>, _) = std::fs::read_to_string(records)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .partition(is_game);
+    for game in &mut games {
+        game.as_object_mut().unwrap().remove("time_ms");
+    }
+    Played {
+        report: report_core(report),
+        runs,
+        games,
+    }
+}
+
+/// The one run of `args`, at concurrency 1 (the merged records' order).
+fn one_run(args: &[String]) -> Played {
+    let scratch = Scratch::new("cluster-one-run");
+    let mut args: Vec<&str> = args.iter().map(String::as_str).collect();
+    args.extend(["--concurrency", "1"]);
+    let run = referee(&scratch, &args);
+    assert!(run.output.status.success(), "{}", run.stderr);
+    played(&run.stdout, &scratch.path("games.jsonl"))
+}
+
+/// `referee merge` over the `count` shards in `dir`, with its records.
+fn merged_played(dir: &Path, count: u32) -> Played {
+    let files: Vec<PathBuf> = (1..=count)
+        .map(|i| dir.join(format!("shard-{i}-of-{count}.jsonl")))
+        .collect();
+    let records = dir.join("merged.jsonl");
+    let out = Command::new(referee_bin())
+        .arg("merge")
+        .args(&files)
+        .arg("--games-out")
+        .arg(&records)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    played(&String::from_utf8_lossy(&out.stdout), &records)
+}
+
+/// Submits the Slurm script from the repository (where it finds
+/// run-shard.sh) as array `array`, run in `dir` with `args`; the job's id.
+fn submit(on: &slurm::Cluster, dir: &Path, array: &str, args: &[String]) -> String {
+    std::fs::create_dir_all(dir).unwrap();
+    let out = on.run(
+        on.command("sbatch")
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .arg("--parsable")
+            .arg(format!("--array={array}"))
+            .arg(format!("--chdir={}", dir.display()))
+            .arg(cluster("slurm-shards.sbatch"))
+            .args(args)
+            .env("REFEREE", referee_bin()),
+    );
+    out.trim().split(';').next().unwrap().to_string()
+}
+
+fn assert_completed(cluster: &slurm::Cluster, tasks: &[slurm::Task], count: usize) {
+    assert_eq!(tasks.len(), count, "{tasks:?}");
+    assert!(
+        tasks
+            .iter()
+            .all(|t| t.state == "COMPLETED" && t.exit_code == "0:0"),
+        "{tasks:?}\n{}",
+        cluster.logs()
+    );
+}
+
+/// Game records in a shard's file so far.
+fn records_in(file: &Path) -> usize {
+    std::fs::read_to_string(file).map_or(0, |t| {
+        t.lines().filter(|l| l.contains(r#""game":"#)).count()
+    })
+}
+
+/// The numbers of `referee: resuming from …: X of N games already played,
+/// K to play` lines: (X, K).
+fn resumes(log: &str) -> Vec<(usize, usize)> {
+    log.lines()
+        .filter_map(|l| {
+            let (before, after) = l.split_once(" games already played, ")?;
+            let played = before
+                .rsplit(": ")
+                .next()?
+                .split(' ')
+                .next()?
+                .parse()
+                .ok()?;
+            let to_play = after.split(' ').next()?.parse().ok()?;
+            Some((played, to_play))
+        })
+        .collect()
+}
+
+#[test]
+fn a_real_slurm_runs_the_array_script_and_a_requeued_task_resumes() {
+    let scratch = Scratch::new("cluster-slurm-real");
+    let cluster = match slurm::Cluster::start(&scratch.path("slurm")) {
+        Ok(cluster) => cluster,
+        Err(why) => {
+            skip::skip_loudly("the Slurm script on a real Slurm", &why, slurm::INSTALL);
+            return;
+        }
+    };
+    let quick: Vec<String> = RUN.split(' ').map(String::from).collect();
+    // Engines that take 20 ms a move, so a task is caught while it runs.
+    let slow: Vec<String> = [
+        "--engine",
+        &fixture("slow", "slow"),
+        "--engine",
+        &fixture("steady", "steady"),
+        "--games",
+        "8",
+        "--seed",
+        "3",
+    ]
+    .map(String::from)
+    .to_vec();
+    // The one runs, played while Slurm plays the shards.
+    let one_runs =
+        [quick.clone(), slow.clone()].map(|args| std::thread::spawn(move || one_run(&args)));
+    let [quick_one, slow_one] = one_runs;
+
+    // An array 0-2, as sbatch runs it: Slurm's ids, shifted to shards 1-3.
+    let dir = scratch.path("quick");
+    let job = submit(&cluster, &dir, "0-2", &quick);
+    let tasks = cluster.wait(&job, Duration::from_secs(120));
+    assert_completed(&cluster, &tasks, 3);
+    assert_eq!(
+        merged_played(&dir.join("shards"), 3),
+        quick_one.join().unwrap()
+    );
+
+    let dir = scratch.path("requeued");
+    let job = submit(&cluster, &dir, "1-2", &slow);
+    let shard = dir.join("shards/shard-1-of-2.jsonl");
+    let start = Instant::now();
+    while records_in(&shard) < 1 {
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{}",
+            cluster.logs()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let caught = records_in(&shard);
+    cluster.run(
+        cluster
+            .command("scontrol")
+            .args(["requeue", &format!("{job}_1")]),
+    );
+    let tasks = cluster.wait(&job, Duration::from_secs(120));
+    assert_completed(&cluster, &tasks, 2);
+    let restarts: Vec<(&str, u32)> = tasks.iter().map(|t| (&*t.task, t.restarts)).collect();
+    assert!(restarts.contains(&("1", 1)), "{restarts:?}");
+    // The requeued task's log (appended to) says it resumed mid-shard.
+    let log = std::fs::read_to_string(dir.join(format!("kinrow-shards-{job}_1.out"))).unwrap();
+    let resumed = *resumes(&log).last().expect("a resumed run");
+    assert!(
+        resumed.0 >= caught && resumed.1 > 0,
+        "caught at {caught} games: {log}"
+    );
+    // No game ended by Slurm's signal is kept as a result (an engine's
+    // crash, say): the merge is the one run's.
+    assert_eq!(
+        merged_played(&dir.join("shards"), 2),
+        slow_one.join().unwrap()
+    );
+    // Every daemon it started, and every process of its jobs, is gone.
+    let mark = cluster.mark();
+    drop(cluster);
+    assert_eq!(slurm::processes_marked(&mark), vec![]);
 }
