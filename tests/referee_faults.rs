@@ -363,3 +363,46 @@ fn ignores_quit() {
     assert!(t.elapsed() < Duration::from_secs(20));
     assert_no_leftovers(&scratch);
 }
+
+#[test]
+fn an_engine_stopped_with_the_referee_is_not_charged() {
+    // A scheduler stops a job by signalling all of its processes: the
+    // engine may die a moment before the referee hears its own stop. The
+    // game cut short is no crash of the engine's: it is not recorded, and
+    // a resumed run plays it again.
+    let scratch = Scratch::new("stop-everyone");
+    let steady = fixture("steady", "steady");
+    let stopper = fixture("stopper", "stop_everyone");
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &steady,
+            "--engine",
+            &stopper,
+            "--games",
+            "8",
+            "--board",
+            "4x4",
+            "--k",
+            "4",
+            "--seed",
+            "1",
+            "--concurrency",
+            "1",
+        ],
+    );
+    assert_eq!(run.output.status.code(), Some(143), "{}", run.stderr);
+    assert_eq!(
+        run.games.len(),
+        2,
+        "the two games before the stop: {:?}",
+        run.games
+    );
+    for g in &run.games {
+        assert!(matches!(g["reason"].as_str(), Some("win" | "draw")), "{g}");
+    }
+    let summary = run.summary.expect("a summary");
+    assert_eq!(summary["interrupted"], true, "{summary}");
+    assert_eq!(summary["pairings"][0]["faults"], json!({}), "{summary}");
+}

@@ -102,6 +102,25 @@ impl Players for Processes<'_, '_> {
             (None, Some(x), Some(o)) => play_game([x, o], setup, on_move).ok()?,
             _ => return None,
         };
+        if let Some(side) = end.fault_by.filter(|_| end.reason == Reason::Crash) {
+            let idx = if side == Player::X { job.x } else { job.o };
+            let slot = if side == Player::X {
+                &mut *x_slot
+            } else {
+                &mut *o_slot
+            };
+            if slot
+                .as_mut()
+                .is_some_and(|p| killed_by_our_stop(p, &self.launcher.cancel))
+            {
+                // Not the engine's fault: the game is abandoned, as any game
+                // a stop cuts short is, and played again on resume.
+                if let Some(mut p) = procs[idx].take() {
+                    p.kill();
+                }
+                return None;
+            }
+        }
         let skipped = [&mut *x_slot, &mut *o_slot]
             .map(|slot| slot.as_mut().map(|p| p.take_skipped()).unwrap_or_default());
         let messages = [x_slot, o_slot]
@@ -129,6 +148,39 @@ impl Players for Processes<'_, '_> {
         );
     }
 }
+
+/// Whether an engine that died mid-game was ended by a stop signal that
+/// stops the referee too: a scheduler (Slurm's requeue, `scancel`) or a
+/// terminal signals a whole job or process group at once, so the engine
+/// can die a moment before the referee hears of it. Only such a death
+/// waits, at most [`STOP_HEARD_WITHIN`], for the referee's own stop.
+fn killed_by_our_stop(engine: &mut EngineLink, cancel: &AtomicBool) -> bool {
+    use std::os::unix::process::ExitStatusExt;
+    const STOP_SIGNALS: [i32; 3] = [libc::SIGTERM, libc::SIGINT, libc::SIGHUP];
+    // Its output closes as it dies, a moment before it has exited.
+    if !engine
+        .process()
+        .wait_until(Instant::now() + EXIT_AFTER_CLOSE)
+    {
+        return false;
+    }
+    let by_stop_signal = engine
+        .kill()
+        .and_then(|status| status.signal())
+        .is_some_and(|sig| STOP_SIGNALS.contains(&sig));
+    let until = Instant::now() + STOP_HEARD_WITHIN;
+    while by_stop_signal && !cancel.load(Ordering::Relaxed) && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    by_stop_signal && cancel.load(Ordering::Relaxed)
+}
+
+/// How long an engine whose output closed may take to exit.
+const EXIT_AFTER_CLOSE: Duration = Duration::from_millis(100);
+
+/// How long after an engine's death by a stop signal the referee's own
+/// stop may come and still be taken as its cause.
+const STOP_HEARD_WITHIN: Duration = Duration::from_millis(500);
 
 /// A worker's built-in bots, played in process: one engine per engine of
 /// the run, kept from game to game as a process is, and made afresh after
