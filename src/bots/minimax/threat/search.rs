@@ -604,7 +604,7 @@ mod tests {
     fn search<'a>(layout: &'a Layout, table: &'a mut Table, board: &Board) -> ThreatSearch<'a> {
         let g = board.geometry();
         let memory = Memory {
-            lines: Lines::new(g.k(), g.rule() == Rule::Exact),
+            lines: Lines::new(g.k(), g.rule()),
         };
         let far = Instant::now() + Duration::from_secs(3600);
         ThreatSearch::new(layout, table, board.clone(), memory, far)
