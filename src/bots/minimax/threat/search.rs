@@ -405,6 +405,10 @@ impl<'a> ThreatSearch<'a> {
             return -win_at(ply + 2);
         }
         if let Some(&block) = theirs.first() {
+            // Renju's Black cannot block on a forbidden cell: lost.
+            if !self.allowed(block as usize) {
+                return -win_at(ply + 2);
+            }
             // The only move that does not lose at once: no depth used.
             return self.value_of(block as usize, depth + 1, alpha, beta, ply, true, 0);
         }
