@@ -21,6 +21,12 @@ COMMANDS = ["newgame", "move", "genmove", "undo", "legal", "set", "quit", "name"
 MOVE_REPLY = re.compile(r"^\s*(\d{1,3})\s*,\s*(\d{1,3})\s*$")
 
 
+# The rules this bot plays (renju is refused: see `respond`).
+RULES = ("free", "exact", "caro", "caro-exact")
+# What the Gomocup's INFO rule calls them (a sum of bits: 1 exactly five, 8 caro).
+GOMOCUP_RULE = {"free": 0, "exact": 1, "caro": 8, "caro-exact": 9}
+
+
 class Game:
     """The position, with just enough rules to check moves and see the end."""
 
@@ -54,13 +60,22 @@ class Game:
         self.over = False  # no move is accepted after the end, so before it the game was on
 
     def wins(self, r, c, me):
+        """Whether the stone just put on (r, c) makes a winning run: K or
+        more (free), exactly K (exact); under caro a run of exactly K closed
+        at both ends by the other's stones (the edge is no block) does not
+        win, and under caro-exact no overline does either."""
+        other = 1 - me
         for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-            run = 1
+            run, closed = 1, 0
             for sign in (1, -1):
                 rr, cc = r + sign * dr, c + sign * dc
                 while self.cells.get((rr, cc)) == me:
                     run, rr, cc = run + 1, rr + sign * dr, cc + sign * dc
-            if run == self.k or (run > self.k and self.rule == "free"):
+                closed += self.cells.get((rr, cc)) == other
+            if run > self.k:
+                if self.rule in ("free", "caro"):
+                    return True
+            elif run == self.k and not (self.rule.startswith("caro") and closed == 2):
                 return True
         return False
 
@@ -191,7 +206,7 @@ class Brain:
                                  f"with {answer[:200]!r}")
             self.shape = (rows, cols)
         self.send(f"INFO timeout_turn {self.timeout_turn}", "INFO timeout_match 0",
-                  "INFO game_type 1", f"INFO rule {1 if rule == 'exact' else 0}")
+                  "INFO game_type 1", f"INFO rule {GOMOCUP_RULE[rule]}")
         self.known = []
 
     def name(self):
@@ -262,8 +277,12 @@ def respond(game, brain, words):
         if not args:
             args = [str(game.rows), str(game.cols), str(game.k), game.rule]
         if len(args) not in (3, 4) or not all(map(is_number, args[:3])) \
-                or (len(args) == 4 and args[3] not in ("free", "exact")):
-            return False, "syntax error: newgame [ROWS COLS K [free|exact]]"
+                or (len(args) == 4 and args[3] not in RULES + ("renju",)):
+            return False, "syntax error: newgame [ROWS COLS K [free|exact|caro|caro-exact]]"
+        if len(args) == 4 and args[3] == "renju":
+            return False, ("unacceptable size: renju is not played by this example bot "
+                           "(its small rules model has no forbidden cells; it plays "
+                           "free, exact, caro and caro-exact)")
         rows, cols, k = map(number, args[:3])
         rule = args[3] if len(args) == 4 else game.rule
         if not (1 <= rows <= 32 and 1 <= cols <= 32 and 1 <= k <= max(rows, cols)):

@@ -13,6 +13,10 @@ COMMANDS = ["newgame", "move", "genmove", "quit", "name", "version",
             "protocol_version", "known_command", "list_commands"]
 
 
+# The rules this bot plays (renju is refused: see `respond`).
+RULES = ("free", "exact", "caro", "caro-exact")
+
+
 class Game:
     def __init__(self):
         self.reset(3, 3, 3, "free")
@@ -42,14 +46,22 @@ class Game:
         return None
 
     def wins(self, r, c, me):
-        """Whether the stone just put on (r, c) makes a winning run."""
+        """Whether the stone just put on (r, c) makes a winning run: K or
+        more (free), exactly K (exact); under caro a run of exactly K closed
+        at both ends by the other's stones (the edge is no block) does not
+        win, and under caro-exact no overline does either."""
+        other = "O" if me == "X" else "X"
         for dr, dc in ((0, 1), (1, 0), (1, 1), (1, -1)):
-            run = 1
+            run, closed = 1, 0
             for sign in (1, -1):
                 rr, cc = r + sign * dr, c + sign * dc
                 while self.cells.get((rr, cc)) == me:
                     run, rr, cc = run + 1, rr + sign * dr, cc + sign * dc
-            if run == self.k or (run > self.k and self.rule == "free"):
+                closed += self.cells.get((rr, cc)) == other
+            if run > self.k:
+                if self.rule in ("free", "caro"):
+                    return True
+            elif run == self.k and not (self.rule.startswith("caro") and closed == 2):
                 return True
         return False
 
@@ -78,8 +90,12 @@ def respond(game, rng, words):
             game.reset(game.rows, game.cols, game.k, game.rule)
             return True, ""
         if len(args) not in (3, 4) or not all(map(is_number, args[:3])) \
-                or (len(args) == 4 and args[3] not in ("free", "exact")):
-            return False, "syntax error: newgame [ROWS COLS K [free|exact]]"
+                or (len(args) == 4 and args[3] not in RULES + ("renju",)):
+            return False, "syntax error: newgame [ROWS COLS K [free|exact|caro|caro-exact]]"
+        if len(args) == 4 and args[3] == "renju":
+            return False, ("unacceptable size: renju is not played by this example bot "
+                           "(its small rules model has no forbidden cells; it plays "
+                           "free, exact, caro and caro-exact)")
         rows, cols, k = map(number, args[:3])
         if not (1 <= rows <= 32 and 1 <= cols <= 32 and 1 <= k <= max(rows, cols)):
             return False, f"unacceptable size: {rows}x{cols} k{k}"

@@ -1,4 +1,4 @@
-//! The bots under renju, through the real `kinrow` binary: no bot ever
+//! The bots under renju (and caro, at the end), through the real `kinrow` binary: no bot ever
 //! chooses a cell forbidden to Black (whole games, each `genmove` checked
 //! against the `forbidden` list asked just before it), and minimax keeps
 //! off a forbidden cell where its threat search would want one.
@@ -158,6 +158,66 @@ fn a_black_that_must_block_on_a_forbidden_cell_still_plays_a_legal_move() {
         if bot != "random" {
             assert_eq!(r[13], "= 8 7", "{bot}: White takes its five");
             assert_eq!(r[14], "= win O 4 3 5 4 6 5 7 6 8 7", "{bot}");
+        }
+    }
+}
+
+/// White to move: the four 4 3 … 7 6 (3 2 blocked by Black) leaves Black
+/// one block, 8 7, a double-three: White forces Black onto a forbidden cell
+/// and wins. The searching bots find it.
+#[test]
+fn white_forces_black_onto_a_forbidden_cell() {
+    let white_to_move = [
+        (8, 8),
+        (4, 3),
+        (8, 9),
+        (5, 4),
+        (9, 7),
+        (6, 5),
+        (10, 7),
+        (15, 15),
+        (3, 2),
+    ];
+    for bot in ["minimax", "mcts"] {
+        for seed in 0..2 {
+            let input = format!(
+                "newgame 15 15 5 renju\nset seed {seed}\n{}genmove\n",
+                moves(&white_to_move)
+            );
+            let r = responses(&["--bot", bot, "--movetime", "300"], &input);
+            assert_eq!(r.last().unwrap(), "= 7 6", "{bot} seed {seed}");
+        }
+    }
+}
+
+/// Caro: Black's 8 8 would close `O X X X X . O` into a five blocked at
+/// both ends, which does not win, while White threatens five at 3 7.
+/// Under the free rule 8 8 wins; under caro the bots block.
+#[test]
+fn under_caro_a_five_closed_at_both_ends_is_no_win_for_the_bots() {
+    let position = [
+        (8, 4),
+        (8, 3),
+        (8, 5),
+        (8, 9),
+        (8, 6),
+        (3, 3),
+        (8, 7),
+        (3, 4),
+        (3, 2),
+        (3, 5),
+        (12, 12),
+        (3, 6),
+    ];
+    for bot in ["minimax", "mcts", "blocking"] {
+        for (rule, want) in [
+            ("free", "= 8 8"),
+            ("caro", "= 3 7"),
+            ("caro-exact", "= 3 7"),
+        ] {
+            let input = format!("newgame 15 15 5 {rule}\n{}genmove\n", moves(&position));
+            let r = responses(&["--bot", bot, "--movetime", "200"], &input);
+            assert_eq!(r.last().unwrap(), want, "{bot} {rule}");
         }
     }
 }

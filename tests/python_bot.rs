@@ -55,6 +55,8 @@ fn answers_the_core_commands_with_ids() {
          newgame 33 3 3\n\
          newgame 3 3 4\n\
          newgame 3 3 3 sideways\n\
+         newgame 15 15 5 renju\n\
+         newgame 3 3 3 caro\n\
          10 quit\n\
          name\n",
     );
@@ -74,7 +76,10 @@ fn answers_the_core_commands_with_ids() {
         "=",
         "? unacceptable size: 33x3 k3",
         "? unacceptable size: 3x3 k4",
-        "? syntax error: newgame [ROWS COLS K [free|exact]]",
+        "? syntax error: newgame [ROWS COLS K [free|exact|caro|caro-exact]]",
+        "? unacceptable size: renju is not played by this example bot (its small rules \
+         model has no forbidden cells; it plays free, exact, caro and caro-exact)",
+        "=",
         "=10",
     ];
     assert_eq!(got, want, "nothing is read after quit");
@@ -119,6 +124,16 @@ fn its_genmoves_are_legal_and_distinct_until_the_end() {
             "newgame 7 7 4 exact",
         ),
         (Geometry::new(1, 6, 6, Rule::Free).unwrap(), "newgame 1 6 6"),
+        // Caro: the bot's end is the rules core's (blocked fours and fives
+        // are frequent on small boards).
+        (
+            Geometry::new(9, 9, 4, Rule::Caro).unwrap(),
+            "newgame 9 9 4 caro",
+        ),
+        (
+            Geometry::new(7, 7, 3, Rule::CaroExact).unwrap(),
+            "newgame 7 7 3 caro-exact",
+        ),
         (
             Geometry::new(2, 32, 2, Rule::Free).unwrap(),
             "newgame 2 32 2",

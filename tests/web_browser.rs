@@ -155,6 +155,77 @@ fn the_page_in_a_real_browser() {
     two_tabs_and_a_closed_one(&b, &s);
 }
 
+/// Renju, two people: while X (Black) is to move the cells forbidden to it
+/// are marked, as Yixin Board marks them; a click on one is refused with
+/// the kind in plain words and the board is unchanged; with O to move no
+/// cell is marked.
+#[test]
+fn renju_marks_and_refuses_the_cells_forbidden_to_black() {
+    let Some(b) = Browser::start(1280, 900) else {
+        return;
+    };
+    let s = Served::start(&[]);
+    load(&b, &s);
+    choose(&b, "#seat-O", "human");
+    choose(&b, "#preset", "15x15renju");
+    new_game(&b);
+    let moves = [
+        (8, 8),
+        (1, 1),
+        (8, 9),
+        (1, 3),
+        (9, 7),
+        (1, 5),
+        (10, 7),
+        (15, 15),
+    ];
+    for (i, &(r, c)) in moves.iter().enumerate() {
+        b.click_css(&cell_css(r, c));
+        b.wait_status(if i % 2 == 0 { "ongoing O" } else { "ongoing X" });
+    }
+    // 8 7 would make two open threes (row 8 and column 7).
+    let marked = b.wait("the forbidden mark", || {
+        let cells = b.find_all(".cell.forbidden");
+        (!cells.is_empty()).then_some(cells.len())
+    });
+    assert_eq!(marked, 1);
+    assert_eq!(
+        b.attr(&cell_css(8, 7), "data-forbidden").as_deref(),
+        Some("double-three")
+    );
+    assert!(b
+        .attr(&cell_css(8, 7), "aria-label")
+        .unwrap()
+        .contains("forbidden to X (double-three)"));
+    b.click_css(&cell_css(8, 7));
+    b.wait("the refusal", || {
+        (!b.text("#alert-text").is_empty()).then_some(())
+    });
+    assert!(displayed(&b, "#alert"));
+    assert_eq!(
+        b.text("#alert-text"),
+        "That move is not allowed: 8 7 is forbidden to X under renju: \
+         it would make two open threes at once (a double-three)."
+    );
+    assert_eq!(count(&b, "[data-stone]"), 8, "the board is unchanged");
+    assert_eq!(
+        b.attr("#status", "data-status").as_deref(),
+        Some("ongoing X")
+    );
+    // X plays elsewhere: O to move, nothing is marked.
+    b.click_css(&cell_css(2, 2));
+    b.wait_status("ongoing O");
+    b.wait("no marks", || {
+        (count(&b, ".cell.forbidden") == 0).then_some(())
+    });
+    // O plays: the mark is back for X.
+    b.click_css(&cell_css(14, 14));
+    b.wait_status("ongoing X");
+    b.wait("the mark again", || {
+        (count(&b, ".cell.forbidden[data-forbidden=\"double-three\"]") == 1).then_some(())
+    });
+}
+
 fn tic_tac_toe_against_minimax_to_a_draw(b: &Browser, s: &Served) {
     load(b, s);
     assert_eq!(count(b, ".cell"), 9);

@@ -13,8 +13,13 @@
 //! line, `X,Y,MS` with 1-based column and row (from the top left) and the
 //! time it took (kinrow records don't keep it: 0); then the names of the
 //! first and second player; then a code: 0 for a game that ended on the
-//! board, 1 for one that ended otherwise (a fault, or unfinished). Piskvork
-//! has no K or rule: reading takes them from the caller.
+//! board, 1 for one that ended otherwise (a fault, or unfinished). The
+//! format has no K or rule: Piskvork's reader takes the header's sizes,
+//! levels and first player, the moves and two names, and nothing else (the
+//! rule is a setting of its tournaments, written only in their result
+//! text), so kinrow writes no line of its own for it; reading takes K and
+//! the rule from the caller, and a game's rule stays in the referee's
+//! JSONL record and in SGF.
 
 use super::{Ending, RecordError, RecordedGame};
 use crate::rules::{Cell, Geometry, Rule};

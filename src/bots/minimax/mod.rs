@@ -42,7 +42,7 @@ mod table;
 mod threat;
 
 use super::{seeded_rng, Bot, BotKind, Limits, OptionError};
-use crate::rules::{Board, Cell, Geometry, Player};
+use crate::rules::{Board, Cell, Geometry};
 use crate::solver::{Budget, Solver, Value};
 use layout::{Layout, FULL_WIDTH_AREA};
 use rand::rngs::SmallRng;
@@ -292,7 +292,7 @@ impl Minimax {
         if !layout.full_width {
             let g = board.geometry();
             let memory = self.threat_memory.take().unwrap_or_else(|| threat::Memory {
-                lines: threat::Lines::new(g.k(), !g.rule().overline_wins(Player::X)),
+                lines: threat::Lines::new(g.k(), g.rule()),
             });
             let mut search = ThreatSearch::new(layout, table, board.clone(), memory, deadline);
             let (square, report) = search.choose(rng, caps, start);

@@ -70,7 +70,10 @@ impl WinSquares {
 pub struct Position {
     pub board: Board,
     k: u8,
-    exact_rule: bool,
+    /// Whether a full window may not win (an exact-rule overline, renju's
+    /// Black, caro's row closed at both ends): such wins are asked of the
+    /// board.
+    verify_wins: bool,
     /// Stones of X and of O in each window.
     counts: Vec<[u8; 2]>,
     /// Per player: the summed weights of the windows free of the other's stones.
@@ -91,8 +94,9 @@ impl Position {
         let windows = layout.windows.len();
         let mut pos = Position {
             k: g.k() as u8,
-            // Renju's Black and caro-exact: only exactly K wins.
-            exact_rule: !g.rule().overline_wins(Player::X),
+            // Renju's Black and caro-exact: only exactly K wins; caro: not
+            // when closed at both ends.
+            verify_wins: !g.rule().overline_wins(Player::X) || g.rule().blocked_ends_count(),
             counts: vec![[0, 0]; windows],
             sums: [0, 0],
             open: [vec![0; g.k() + 1], vec![0; g.k() + 1]],
@@ -196,8 +200,8 @@ impl Position {
                 .map(|i| window.start + i * window.step)
                 .find(|&sq| self.board.is_empty_square(sq));
             if let Some(sq) = empty {
-                // An exact-rule overline does not win.
-                if !self.exact_rule || self.board.wins_through(sq, p) {
+                // An exact-rule overline does not win, nor caro's closed row.
+                if !self.verify_wins || self.board.wins_through(sq, p) {
                     found.add(sq);
                     if found.len() == 2 {
                         break;
@@ -222,7 +226,7 @@ impl Position {
     #[inline]
     pub fn can_win_now(&self, layout: &Layout, p: Player) -> bool {
         let threats = &self.threats[p.index()].members;
-        if self.exact_rule {
+        if self.verify_wins {
             !threats.is_empty() && !self.win_squares(layout, p).is_empty()
         } else {
             !threats.is_empty()
@@ -347,6 +351,23 @@ mod tests {
         let b = board(2, 6, 4, Rule::Free, &moves);
         let pos = Position::new(b, &layout);
         assert!(pos.can_win_now(&layout, Player::X));
+        // Caro: O X X X . O, X's four at (0, 4) would be closed at both ends.
+        let moves = [(0, 1), (0, 0), (0, 2), (0, 5), (0, 3), (1, 5)];
+        for (rule, wins) in [
+            (Rule::Free, true),
+            (Rule::Caro, false),
+            (Rule::CaroExact, false),
+        ] {
+            let b = board(2, 6, 4, rule, &moves);
+            let layout = Layout::new(&b);
+            let pos = Position::new(b, &layout);
+            assert_eq!(pos.can_win_now(&layout, Player::X), wins, "{rule}");
+            assert_eq!(
+                pos.win_squares(&layout, Player::X).is_empty(),
+                !wins,
+                "{rule}"
+            );
+        }
     }
 
     #[test]

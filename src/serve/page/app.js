@@ -41,6 +41,15 @@ const game = {
   timer: null,
   board: null,
   counted: null, // this game's result once it is in the score
+  forbidden: [], // renju: the cells forbidden to X while X is to move, [{row, col, kind}]
+  forbiddenAsk: 0, // bumped at every position: older answers are dropped
+};
+
+/** Why a kind of forbidden cell is forbidden, in plain words. */
+const FORBIDDEN_WORDS = {
+  overline: "six or more in a row (an overline)",
+  "double-four": "two fours at once (a double-four)",
+  "double-three": "two open threes at once (a double-three)",
 };
 
 // The running score between two participants, across games and swaps.
@@ -186,6 +195,35 @@ function renderScore() {
 function setStatus(text) {
   game.statusText = text.trim();
   game.status = parseStatus(game.statusText);
+  askForbidden();
+}
+
+/** Under renju, while X (Black) is to move, asks the session which cells
+ * are forbidden and marks them on the board; otherwise clears the marks. */
+function askForbidden() {
+  const ask = ++game.forbiddenAsk;
+  const status = game.status;
+  const mark = (cells) => {
+    if (ask !== game.forbiddenAsk) return;
+    game.forbidden = cells;
+    game.board?.setForbidden(cells);
+  };
+  if (game.shape?.rule !== "renju" || status?.state !== "ongoing" || status.toMove !== "X") {
+    mark([]);
+    return;
+  }
+  game.conn
+    .request("forbidden")
+    .then((text) =>
+      mark(
+        text
+          .split("\n")
+          .map((line) => line.trim().split(/\s+/))
+          .filter((w) => w.length === 3)
+          .map(([row, col, kind]) => ({ row: Number(row), col: Number(col), kind })),
+      ),
+    )
+    .catch(() => mark([]));
 }
 
 function render() {
@@ -375,6 +413,12 @@ async function humanMove(row, col) {
   const side = status.toMove;
   if (!isPerson(side)) return;
   if (game.moves.some((m) => m.row === row && m.col === col)) return;
+  const forbidden = game.forbidden.find((f) => f.row === row && f.col === col);
+  if (forbidden) {
+    const why = FORBIDDEN_WORDS[forbidden.kind] ?? forbidden.kind;
+    showError(`That move is not allowed: ${row} ${col} is forbidden to X under renju: it would make ${why}.`);
+    return;
+  }
   hideAlert();
   const gen = game.gen;
   game.busy = true;

@@ -21,6 +21,7 @@ export class Board {
     this.focus = [Math.ceil(rows / 2), Math.ceil(cols / 2)];
     this.last = null;
     this.line = [];
+    this.forbidden = []; // [[r, c], …] marked forbidden
     this.stones = new Map(); // "r,c" -> "X" | "O"
 
     const grid = document.createElement("div");
@@ -92,7 +93,8 @@ export class Board {
   }
 
   label(cell, stone) {
-    const what = stone ? stone : "empty";
+    let what = stone ? stone : "empty";
+    if (cell.dataset.forbidden) what += `, forbidden to X (${cell.dataset.forbidden})`;
     cell.setAttribute("aria-label", `row ${cell.dataset.row}, column ${cell.dataset.col}, ${what}`);
   }
 
@@ -144,6 +146,25 @@ export class Board {
       const cell = this.cell(...rc);
       cell.classList.add("win");
       cell.dataset.win = "true";
+    }
+  }
+
+  /** Marks the cells forbidden to the side to move (renju's Black), as
+   * Yixin Board does: [{row, col, kind}] (empty: none). Each marked cell
+   * carries `data-forbidden="KIND"`. */
+  setForbidden(cells) {
+    for (const rc of this.forbidden) {
+      const cell = this.cell(...rc);
+      cell.classList.remove("forbidden");
+      delete cell.dataset.forbidden;
+      this.label(cell, null);
+    }
+    this.forbidden = cells.map((f) => [f.row, f.col]);
+    for (const f of cells) {
+      const cell = this.cell(f.row, f.col);
+      cell.classList.add("forbidden");
+      cell.dataset.forbidden = f.kind;
+      this.label(cell, null);
     }
   }
 

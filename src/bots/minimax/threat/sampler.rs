@@ -7,7 +7,7 @@ use super::field::Field;
 use super::learned;
 use super::shape::Lines;
 use crate::bots::minimax::layout::Layout;
-use crate::rules::{Board, Cell, IllegalMove, Rule};
+use crate::rules::{Board, Cell, IllegalMove};
 
 /// A game as the threat searcher sees it, for sampling its evaluation.
 pub struct EvalSampler {
@@ -24,7 +24,7 @@ impl EvalSampler {
     pub fn new(board: &Board) -> EvalSampler {
         let g = board.geometry();
         let layout = Layout::new(board);
-        let lines = Lines::new(g.k(), g.rule() == Rule::Exact);
+        let lines = Lines::new(g.k(), g.rule());
         let field = Field::new(board.clone(), &layout, lines);
         EvalSampler { layout, field }
     }
@@ -130,7 +130,7 @@ impl EvalSampler {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rules::Geometry;
+    use crate::rules::{Geometry, Rule};
 
     #[test]
     fn samples_quiet_positions_and_their_evaluation() {

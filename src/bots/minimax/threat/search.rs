@@ -405,6 +405,10 @@ impl<'a> ThreatSearch<'a> {
             return -win_at(ply + 2);
         }
         if let Some(&block) = theirs.first() {
+            // Renju's Black cannot block on a forbidden cell: lost.
+            if !self.allowed(block as usize) {
+                return -win_at(ply + 2);
+            }
             // The only move that does not lose at once: no depth used.
             return self.value_of(block as usize, depth + 1, alpha, beta, ply, true, 0);
         }
@@ -604,7 +608,7 @@ mod tests {
     fn search<'a>(layout: &'a Layout, table: &'a mut Table, board: &Board) -> ThreatSearch<'a> {
         let g = board.geometry();
         let memory = Memory {
-            lines: Lines::new(g.k(), g.rule() == Rule::Exact),
+            lines: Lines::new(g.k(), g.rule()),
         };
         let far = Instant::now() + Duration::from_secs(3600);
         ThreatSearch::new(layout, table, board.clone(), memory, far)

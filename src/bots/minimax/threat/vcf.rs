@@ -70,8 +70,9 @@ impl ThreatSearch<'_> {
     }
 
     /// Whether the side to move may play on empty square `sq` (under renju,
-    /// Black not on a forbidden cell: the threat search's one knowledge of
-    /// the rule, checked where a move is tried, not in the threat tables).
+    /// Black not on a forbidden cell). The threat tables know the cells a
+    /// line-by-line reading forbids; this asks the rules (with the
+    /// recursion) where a move is tried.
     #[inline]
     pub(super) fn allowed(&self, sq: usize) -> bool {
         !self
@@ -143,6 +144,8 @@ impl ThreatSearch<'_> {
         let fives = self.field.fives(a);
         let result = match fives.len() {
             0 => None,
+            // Under renju White may force Black onto a forbidden cell.
+            1 if !self.allowed(fives[0] as usize) => Some(3),
             1 => {
                 let b = fives[0] as usize;
                 let r = match self.field.play(self.layout, b) {
