@@ -297,7 +297,9 @@ fn every_bot_plays_legal_moves_at_the_edges() {
 #[test]
 fn a_seed_replays_the_game_on_odd_shapes() {
     // Random and blocking do not look at the clock; minimax does, so its
-    // search is capped by depth (and given far more time than it needs).
+    // search is capped by depth (its threat phases by their node budgets)
+    // and given far more time than it needs: a minute, which no move comes
+    // near even on a loaded machine (5 s once did on 32x32).
     let shapes = ["1 7 3 free", "5 2 2 exact", "9 3 4 free", "32 32 5 exact"];
     for bot in ["random", "blocking", "minimax"] {
         for shape in shapes {
@@ -307,7 +309,8 @@ fn a_seed_replays_the_game_on_odd_shapes() {
                 "genmove\n".repeat(plies)
             );
             let replay = |seed: &str| {
-                let mut engine = Live::start(&["--bot", bot, "--seed", seed, "--movetime", "5000"]);
+                let mut engine =
+                    Live::start(&["--bot", bot, "--seed", seed, "--movetime", "60000"]);
                 engine.send(script.as_bytes());
                 let replies: Vec<String> = (0..plies + 3).map(|_| engine.reply(&script)).collect();
                 engine.finish();
