@@ -9,6 +9,7 @@ use clap::{CommandFactory, Parser};
 use kinrow::bots::BotKind;
 use kinrow::referee::args::{parse_bot, RunArgs};
 use kinrow::referee::merge::MergeConfig;
+use kinrow::referee::ratings::{Anchor, RatingsConfig};
 use kinrow::referee::{say, Config, ConfigError, RunOutcome};
 use kinrow::serve::watch::Live;
 use kinrow::sys::reaper::Reaper;
@@ -46,6 +47,28 @@ enum Sub {
     /// Merge the --games-out files of a run's shards (or sessions) into the
     /// report, summary and records of the one run they make up.
     Merge(MergeArgs),
+    /// One rating list from any --games-out files (runs, shards,
+    /// tournaments): the maximum-likelihood fit of every game, with 95 %
+    /// errors and the likelihood of superiority between neighbours.
+    Ratings(RatingsArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct RatingsArgs {
+    /// The --games-out files, in any order.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Fix the list's level: this engine at ELO (default 0); without it
+    /// the ratings average 0.
+    #[arg(long, value_name = "NAME[=ELO]")]
+    anchor: Option<Anchor>,
+    /// Take X's side to be worth nothing (by default the X side's
+    /// advantage is fitted with the ratings).
+    #[arg(long)]
+    no_x_advantage: bool,
+    /// Write the list as JSON here.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -144,6 +167,26 @@ fn merge(args: MergeArgs) -> ExitCode {
     }
 }
 
+/// `referee ratings`: the list on stdout.
+fn ratings(args: RatingsArgs) -> ExitCode {
+    let config = RatingsConfig {
+        files: args.files,
+        anchor: args.anchor.unwrap_or(Anchor::Mean),
+        x_advantage: !args.no_x_advantage,
+        json: args.json,
+    };
+    match kinrow::referee::ratings::ratings(&config) {
+        Ok(text) => {
+            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say(&format!("referee ratings: {e:#}"));
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// The run, watched by the page of `--serve` if asked (at `watch`). The
 /// page is up before the engines start, so a port in use stops the run
 /// before anything is played.
@@ -163,8 +206,10 @@ fn run(
 
 fn main() -> ExitCode {
     let mut cli = Cli::parse();
-    if let Some(Sub::Merge(args)) = cli.command.take() {
-        return merge(args);
+    match cli.command.take() {
+        Some(Sub::Merge(args)) => return merge(args),
+        Some(Sub::Ratings(args)) => return ratings(args),
+        None => {}
     }
     if let Some(bot) = cli.serve_bot {
         return serve(bot);

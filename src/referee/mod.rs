@@ -27,6 +27,8 @@
 //!   (for `--resume`).
 //! - `resume`: records checked against a run and counted again.
 //! - [`merge`]: `referee merge`, the shards of a run into one report.
+//! - [`ratings`]: `referee ratings`, one rating list (a maximum-likelihood
+//!   fit) from any records.
 //! - [`convert`]: the referee's games as SGF and PSQ files (`--sgf-dir`,
 //!   `kinrow convert`).
 //! - [`report`]: per-pairing tallies, the text report and the JSON summary.
@@ -51,6 +53,7 @@ pub mod openings;
 mod players;
 pub mod process;
 mod progress;
+pub mod ratings;
 pub mod report;
 mod resume;
 mod schedule;
