@@ -10,6 +10,7 @@ use kinrow::bots::BotKind;
 use kinrow::referee::args::{parse_bot, RunArgs};
 use kinrow::referee::merge::MergeConfig;
 use kinrow::referee::ratings::{Anchor, RatingsConfig};
+use kinrow::referee::samples::{SampleFormat, SamplesConfig};
 use kinrow::referee::{say, Config, ConfigError, RunOutcome};
 use kinrow::serve::watch::Live;
 use kinrow::sys::reaper::Reaper;
@@ -51,6 +52,35 @@ enum Sub {
     /// tournaments): the maximum-likelihood fit of every game, with 95 %
     /// errors and the likelihood of superiority between neighbours.
     Ratings(RatingsArgs),
+    /// Training samples from --games-out files in c-gomoku-cli's layouts
+    /// (its -sample): positions, the move played and the game's result.
+    Samples(SamplesArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct SamplesArgs {
+    /// The --games-out files, in any order.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Write the samples here.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// c-gomoku-cli's layout: csv or bin.
+    #[arg(long, value_name = "FORMAT", default_value = "csv")]
+    format: SampleFormat,
+    /// The chance that an engine's move is taken, in (0, 1].
+    #[arg(long, value_name = "P", default_value_t = 1.0, value_parser = parse_rate)]
+    rate: f64,
+    /// Seed of the draws that pick the moves taken.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if p > 0.0 && p <= 1.0 => Ok(p),
+        _ => Err(format!("'{text}' is not a chance in (0, 1]")),
+    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -187,6 +217,32 @@ fn ratings(args: RatingsArgs) -> ExitCode {
     }
 }
 
+/// `referee samples`: what was written, on stderr.
+fn samples(args: SamplesArgs) -> ExitCode {
+    let config = SamplesConfig {
+        files: args.files,
+        out: args.out,
+        format: args.format,
+        rate: args.rate,
+        seed: args.seed,
+    };
+    match kinrow::referee::samples::samples(&config) {
+        Ok(outcome) => {
+            say(&format!(
+                "referee samples: {} samples from {} games into {}",
+                outcome.samples,
+                outcome.games,
+                config.out.display()
+            ));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say(&format!("referee samples: {e:#}"));
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// The run, watched by the page of `--serve` if asked (at `watch`). The
 /// page is up before the engines start, so a port in use stops the run
 /// before anything is played.
@@ -209,6 +265,7 @@ fn main() -> ExitCode {
     match cli.command.take() {
         Some(Sub::Merge(args)) => return merge(args),
         Some(Sub::Ratings(args)) => return ratings(args),
+        Some(Sub::Samples(args)) => return samples(args),
         None => {}
     }
     if let Some(bot) = cli.serve_bot {
