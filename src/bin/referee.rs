@@ -9,6 +9,8 @@ use clap::{CommandFactory, Parser};
 use kinrow::bots::BotKind;
 use kinrow::referee::args::{parse_bot, RunArgs, WatchAddress};
 use kinrow::referee::merge::MergeConfig;
+use kinrow::referee::ratings::{Anchor, RatingsConfig};
+use kinrow::referee::samples::{SampleFormat, SamplesConfig};
 use kinrow::referee::{say, Config, ConfigError, RunOutcome};
 use kinrow::serve::watch::Live;
 use kinrow::sys::reaper::Reaper;
@@ -45,6 +47,57 @@ enum Sub {
     /// Merge the --games-out files of a run's shards (or sessions) into the
     /// report, summary and records of the one run they make up.
     Merge(MergeArgs),
+    /// One rating list from any --games-out files (runs, shards,
+    /// tournaments): the maximum-likelihood fit of every game, with 95 %
+    /// errors and the likelihood of superiority between neighbours.
+    Ratings(RatingsArgs),
+    /// Training samples from --games-out files in c-gomoku-cli's layouts
+    /// (its -sample): positions, the move played and the game's result.
+    Samples(SamplesArgs),
+}
+
+#[derive(clap::Args, Debug)]
+struct SamplesArgs {
+    /// The --games-out files, in any order.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Write the samples here.
+    #[arg(long, value_name = "FILE")]
+    out: PathBuf,
+    /// c-gomoku-cli's layout: csv or bin.
+    #[arg(long, value_name = "FORMAT", default_value = "csv")]
+    format: SampleFormat,
+    /// The chance that an engine's move is taken, in (0, 1].
+    #[arg(long, value_name = "P", default_value_t = 1.0, value_parser = parse_rate)]
+    rate: f64,
+    /// Seed of the draws that pick the moves taken.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+}
+
+fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if p > 0.0 && p <= 1.0 => Ok(p),
+        _ => Err(format!("'{text}' is not a chance in (0, 1]")),
+    }
+}
+
+#[derive(clap::Args, Debug)]
+struct RatingsArgs {
+    /// The --games-out files, in any order.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<PathBuf>,
+    /// Fix the list's level: this engine at ELO (default 0); without it
+    /// the ratings average 0.
+    #[arg(long, value_name = "NAME[=ELO]")]
+    anchor: Option<Anchor>,
+    /// Take X's side to be worth nothing (by default the X side's
+    /// advantage is fitted with the ratings).
+    #[arg(long)]
+    no_x_advantage: bool,
+    /// Write the list as JSON here.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
 }
 
 #[derive(clap::Args, Debug)]
@@ -143,6 +196,52 @@ fn merge(args: MergeArgs) -> ExitCode {
     }
 }
 
+/// `referee ratings`: the list on stdout.
+fn ratings(args: RatingsArgs) -> ExitCode {
+    let config = RatingsConfig {
+        files: args.files,
+        anchor: args.anchor.unwrap_or(Anchor::Mean),
+        x_advantage: !args.no_x_advantage,
+        json: args.json,
+    };
+    match kinrow::referee::ratings::ratings(&config) {
+        Ok(text) => {
+            let _ = std::io::Write::write_all(&mut std::io::stdout().lock(), text.as_bytes());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say(&format!("referee ratings: {e:#}"));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `referee samples`: what was written, on stderr.
+fn samples(args: SamplesArgs) -> ExitCode {
+    let config = SamplesConfig {
+        files: args.files,
+        out: args.out,
+        format: args.format,
+        rate: args.rate,
+        seed: args.seed,
+    };
+    match kinrow::referee::samples::samples(&config) {
+        Ok(outcome) => {
+            say(&format!(
+                "referee samples: {} samples from {} games into {}",
+                outcome.samples,
+                outcome.games,
+                config.out.display()
+            ));
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            say(&format!("referee samples: {e:#}"));
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// The run, watched by the page of `--serve` if asked (at `watch`). The
 /// page is up before the engines start, so a port in use stops the run
 /// before anything is played.
@@ -162,8 +261,11 @@ fn run(
 
 fn main() -> ExitCode {
     let mut cli = Cli::parse();
-    if let Some(Sub::Merge(args)) = cli.command.take() {
-        return merge(args);
+    match cli.command.take() {
+        Some(Sub::Merge(args)) => return merge(args),
+        Some(Sub::Ratings(args)) => return ratings(args),
+        Some(Sub::Samples(args)) => return samples(args),
+        None => {}
     }
     if let Some(bot) = cli.serve_bot {
         return serve(bot);

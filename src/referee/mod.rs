@@ -27,6 +27,10 @@
 //!   (for `--resume`).
 //! - `resume`: records checked against a run and counted again.
 //! - [`merge`]: `referee merge`, the shards of a run into one report.
+//! - [`ratings`]: `referee ratings`, one rating list (a maximum-likelihood
+//!   fit) from any records.
+//! - [`samples`]: `referee samples`, training samples from records in
+//!   c-gomoku-cli's layouts.
 //! - [`convert`]: the referee's games as SGF and PSQ files (`--sgf-dir`,
 //!   `kinrow convert`).
 //! - [`report`]: per-pairing tallies, the text report and the JSON summary.
@@ -51,8 +55,10 @@ pub mod openings;
 mod players;
 pub mod process;
 mod progress;
+pub mod ratings;
 pub mod report;
 mod resume;
+pub mod samples;
 mod schedule;
 pub mod shard;
 pub mod stats;

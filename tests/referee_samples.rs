@@ -1,0 +1,159 @@
+//! `referee samples`: training samples from a real run's records, in
+//! c-gomoku-cli's CSV and binary layouts; records of other games refused.
+
+mod referee_common;
+
+use referee_common::*;
+use std::path::Path;
+use std::process::Output;
+use std::time::Duration;
+
+fn referee_cmd(args: &[&str]) -> Output {
+    assert_cmd::Command::cargo_bin("referee")
+        .unwrap()
+        .args(args)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+fn text(path: &Path) -> String {
+    path.display().to_string()
+}
+
+#[test]
+fn a_gomoku_run_gives_every_engine_move_once_in_both_layouts() {
+    let s = Scratch::new("samples");
+    let games = s.path("games.jsonl");
+    let out = referee_cmd(&[
+        "--bots",
+        "random,blocking",
+        "--board",
+        "15x15",
+        "--k",
+        "5",
+        "--games",
+        "4",
+        "--seed",
+        "9",
+        "--in-process",
+        "--quiet",
+        "--games-out",
+        &text(&games),
+    ]);
+    assert!(out.status.success(), "{}", unwrapped(&out.stderr));
+    let records: Vec<serde_json::Value> = std::fs::read_to_string(&games)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(is_game)
+        .collect();
+    let moves: usize = records
+        .iter()
+        .map(|r| r["moves"].as_array().unwrap().len())
+        .sum();
+    let csv = s.path("samples.csv");
+    let out = referee_cmd(&["samples", &text(&games), "--out", &text(&csv)]);
+    let err = unwrapped(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(
+        err.contains(&format!("{moves} samples from 4 games")),
+        "{err}"
+    );
+    let lines: Vec<String> = std::fs::read_to_string(&csv)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), moves);
+    // The first game's first sample: its opening, its first engine move.
+    let first = &records.iter().find(|r| r["game"] == 0).unwrap();
+    let cell = |v: &serde_json::Value| {
+        let (row, col) = (v[0].as_u64().unwrap(), v[1].as_u64().unwrap());
+        format!("{}{row}", char::from(b'a' + col as u8 - 1))
+    };
+    let opening: String = first["opening"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(cell)
+        .collect();
+    let played = cell(&first["moves"][0]);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with(&format!("{opening},{played},"))),
+        "{opening},{played} in {lines:?}"
+    );
+    for line in &lines {
+        let fields: Vec<&str> = line.split(',').collect();
+        assert_eq!(fields.len(), 3, "{line}");
+        assert!(["0", "1", "2"].contains(&fields[2]), "{line}");
+    }
+    let bin = s.path("samples.bin");
+    let out = referee_cmd(&[
+        "samples",
+        &text(&games),
+        "--out",
+        &text(&bin),
+        "--format",
+        "bin",
+    ]);
+    assert!(out.status.success());
+    // Each sample: 4 bytes of head, 2 per stone before the move.
+    let bytes = std::fs::read(&bin).unwrap();
+    let mut at = 0;
+    let mut count = 0;
+    while at < bytes.len() {
+        let head = u16::from_le_bytes([bytes[at], bytes[at + 1]]);
+        assert_eq!(head >> 11, 15, "board size at byte {at}");
+        at += 4 + 2 * usize::from((head >> 2) & 0x1ff);
+        count += 1;
+    }
+    assert_eq!((at, count), (bytes.len(), moves));
+    // Half the rate, about half the samples, the same on every run.
+    let half = s.path("half.csv");
+    let args = [
+        "samples",
+        &text(&games),
+        "--out",
+        &text(&half),
+        "--rate",
+        "0.5",
+        "--seed",
+        "4",
+    ];
+    assert!(referee_cmd(&args).status.success());
+    let once = std::fs::read_to_string(&half).unwrap();
+    assert!(referee_cmd(&args).status.success());
+    assert_eq!(std::fs::read_to_string(&half).unwrap(), once);
+    let n = once.lines().count();
+    assert!(n > moves / 4 && n < moves * 3 / 4, "{n} of {moves}");
+}
+
+#[test]
+fn records_of_other_games_and_bad_values_are_refused() {
+    let s = Scratch::new("samples-bad");
+    let games = s.path("games.jsonl");
+    let out = referee_cmd(&[
+        "--bots",
+        "random,blocking",
+        "--games",
+        "2",
+        "--quiet",
+        "--games-out",
+        &text(&games),
+    ]);
+    assert!(out.status.success());
+    let csv = s.path("samples.csv");
+    let out = referee_cmd(&["samples", &text(&games), "--out", &text(&csv)]);
+    let err = unwrapped(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{err}");
+    assert!(err.contains("is of 3x3, 3 in a row, rule free"), "{err}");
+    assert!(!csv.exists(), "nothing written");
+    for (flag, value) in [("--rate", "0"), ("--rate", "1.5"), ("--format", "npz")] {
+        let out = referee_cmd(&["samples", &text(&games), "--out", &text(&csv), flag, value]);
+        assert_eq!(out.status.code(), Some(2), "{flag} {value}");
+        assert!(!csv.exists());
+    }
+}
