@@ -45,6 +45,17 @@ pub(super) fn check(past: &PastGames, context: &RunContext<'_>) -> anyhow::Resul
     let mut line_of_game: HashMap<usize, usize> = HashMap::new();
     let mut round_openings: HashMap<usize, Vec<[u32; 2]>> = HashMap::new();
     let mut games = Vec::with_capacity(past.records.len());
+    // Another tournament pairs other engines at every index: said first,
+    // as the records' checks would only find the engines different.
+    for (line, run) in &past.runs {
+        if run.tournament != context.run.tournament {
+            anyhow::bail!(
+                "cannot resume from {}: line {line}: the records are of another run: {}",
+                past.path.display(),
+                run_difference(run, context.run).unwrap_or_default()
+            );
+        }
+    }
     for (line, record) in &past.records {
         let checked = match line_of_game.insert(record.game, *line) {
             Some(first) => Err(format!(
