@@ -306,8 +306,10 @@ fn each_engine_is_told_its_own_settings_in_its_own_directory() {
 fn a_count_limit_alone_gets_the_move_deadline_as_its_move_time() {
     let s = Scratch::new("settings-nodes");
     let (a, b) = (logging(&s, "a"), logging(&s, "b"));
-    let da = dir_of(&s, "a");
+    let (da, db) = (dir_of(&s, "a"), dir_of(&s, "b"));
     let mut all: Vec<&str> = a.iter().chain(&b).map(String::as_str).collect();
+    // Every log in the scratch directory.
+    all.extend(["--engine-settings", &db]);
     all.extend([
         "--games",
         "2",
@@ -328,8 +330,10 @@ fn a_count_limit_alone_gets_the_move_deadline_as_its_move_time() {
 fn clocked(tag: &str, settings: &str, margin: &str) -> (Run, Vec<String>) {
     let s = Scratch::new(tag);
     let (a, b) = (logging(&s, "a"), logging(&s, "b"));
-    let da = dir_of(&s, "a");
+    let (da, db) = (dir_of(&s, "a"), dir_of(&s, "b"));
     let mut all: Vec<&str> = a.iter().chain(&b).map(String::as_str).collect();
+    // Every log in the scratch directory.
+    all.extend(["--engine-settings", &db]);
     all.extend([
         "--games",
         "2",
@@ -454,7 +458,12 @@ fn bad_settings_are_refused_before_any_game() {
     ];
     for (more, words) in cases {
         let s = Scratch::new("bad-settings");
-        let run = referee(&s, &args(&base, more));
+        // a's log goes into the scratch directory.
+        let own = dir_of(&s, "a");
+        std::fs::create_dir_all(s.path("a")).unwrap();
+        let mut all = args(&base, &["--engine-settings", &own]);
+        all.extend(more.iter().copied());
+        let run = referee(&s, &all);
         refused(&run, words);
         assert!(run.runs.is_empty(), "{more:?}: a run line was written");
     }
@@ -468,5 +477,105 @@ fn bad_settings_are_refused_before_any_game() {
     refused(
         &referee(&s, &[&bots[..], &["--each", "option.hash=999999"]].concat()),
         "refused its setting 'set hash 999999'",
+    );
+}
+
+#[test]
+fn merge_refuses_shards_played_under_other_settings() {
+    let base: Vec<String> = ["--bots", "minimax,random", "--in-process"]
+        .map(String::from)
+        .into();
+    let dirs: Vec<Scratch> = (1..=2)
+        .map(|i| Scratch::new(&format!("settings-shard{i}")))
+        .collect();
+    for (i, dir) in dirs.iter().enumerate() {
+        let shard = format!("{}/2", i + 1);
+        // The second shard's minimax ran under another node limit.
+        let limit = format!("minimax: nodes={}", 100 + i);
+        let run = referee(
+            dir,
+            &args(
+                &base,
+                &[
+                    "--games",
+                    "2",
+                    "--seed",
+                    "5",
+                    "--shard",
+                    &shard,
+                    "--engine-settings",
+                    &limit,
+                ],
+            ),
+        );
+        assert!(run.output.status.success(), "{}", run.stderr);
+    }
+    let out = assert_cmd::Command::cargo_bin("referee")
+        .unwrap()
+        .arg("merge")
+        .args(dirs.iter().map(|d| d.path("games.jsonl")))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = referee_common::unwrapped(&out.stderr);
+    assert!(err.contains("are not of one run"), "{err}");
+    assert!(
+        err.contains("minimax's settings nodes=101, not nodes=100"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_gomocup_brain_gets_its_limits_and_options_as_info() {
+    let s = Scratch::new("settings-brain");
+    let kinrow = env!("CARGO_BIN_EXE_kinrow");
+    let brain = format!("g=gomocup:{kinrow} --protocol gomocup");
+    let log = s.path("logs");
+    let run = referee(
+        &s,
+        &[
+            "--engine",
+            &brain,
+            "--bots",
+            "blocking",
+            "--board",
+            "15x15",
+            "--k",
+            "5",
+            "--games",
+            "2",
+            "--seed",
+            "1",
+            "--log-dir",
+            log.to_str().unwrap(),
+            "--engine-settings",
+            "g: nodes=2000 option.caution_factor=2",
+        ],
+    );
+    assert!(run.output.status.success(), "{}", run.stderr);
+    assert_eq!(run.games.len(), 2);
+    assert!(
+        run.games.iter().all(|g| g["reason"] == "win"),
+        "{:?}",
+        run.games
+    );
+    // The brain's own reports of its searches: within the node limit.
+    let said = std::fs::read_to_string(log.join("referee.log")).unwrap();
+    let nodes: Vec<u64> = said
+        .lines()
+        .filter_map(|l| {
+            l.split(" nodes ")
+                .nth(1)?
+                .split_whitespace()
+                .next()?
+                .parse()
+                .ok()
+        })
+        .collect();
+    assert!(!nodes.is_empty(), "{said}");
+    assert!(nodes.iter().all(|&n| n <= 2000), "{nodes:?}");
+    assert_eq!(
+        run.runs[0]["engines"][0]["settings"]["options"]["caution_factor"],
+        "2"
     );
 }

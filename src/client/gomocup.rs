@@ -92,7 +92,9 @@ pub struct GomocupLink {
     known: Option<usize>,
     /// The game's `INFO` lines are still to be sent.
     infos_due: bool,
-    /// INFO lines of `set` (search limits, raw options) for this game.
+    /// INFO lines of `set` (search limits, raw options), sent at the start
+    /// of every game. Kept from game to game: a `set` is carried out when
+    /// it is queued, before the `newgame` queued ahead of it is.
     infos: Vec<(String, String)>,
     timeout_turn: Duration,
     /// `set timeleft`: sent as `INFO time_left` with the next move request.
@@ -224,8 +226,8 @@ impl GomocupLink {
         }
     }
 
-    /// Keeps `INFO key value` for the game's INFO lines (until the next
-    /// `newgame`), replacing an earlier value of the key.
+    /// Keeps `INFO key value` for the INFO lines of every game, replacing
+    /// an earlier value of the key.
     fn set_info(&mut self, key: &str, value: &str) {
         self.infos.retain(|(k, _)| k != key);
         self.infos.push((key.to_string(), value.to_string()));
@@ -480,7 +482,6 @@ impl GomocupLink {
         self.stale = None;
         self.board = Board::new(geometry);
         self.infos_due = true;
-        self.infos.clear();
         self.time_left = None;
         Ok(Ok(String::new()))
     }
