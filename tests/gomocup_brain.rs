@@ -528,3 +528,49 @@ fn ignored_info_lines_leave_a_bounded_note() {
     cell(&brain.line());
     assert_eq!(brain.finish(), "");
 }
+
+/// The `nodes` and `depth` of a `MESSAGE depth D score S nodes N …` line.
+fn message_search(line: &str) -> Option<(u64, u64)> {
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = |key: &str| {
+        let i = words.iter().position(|w| *w == key)?;
+        words.get(i + 1)?.parse().ok()
+    };
+    Some((at("depth")?, at("nodes")?))
+}
+
+#[test]
+fn info_max_node_and_max_depth_bound_the_search_as_yixin_and_rapfi_have_them() {
+    // A generous turn: only the limits stop the search.
+    let search_with = |input: &str| {
+        let got = brain(&["--protocol", "gomocup"], input);
+        let line = got.iter().find(|l| l.starts_with("MESSAGE depth")).cloned();
+        message_search(&line.unwrap_or_else(|| panic!("no search MESSAGE: {got:?}"))).unwrap()
+    };
+    let search = |limits: &str| {
+        let input = format!("START 15\nINFO timeout_turn 20000\n{limits}TURN 7,7\n");
+        search_with(&input)
+    };
+    let (_, nodes) = search("INFO max_node 3000\n");
+    // Within the budget (the search starts no iteration it can't finish
+    // in it), not stopped by the clock.
+    assert!((1..=3000).contains(&nodes), "{nodes} nodes");
+    // The same budget replays: the same search.
+    assert_eq!(search("INFO max_node 3000\n").1, nodes);
+    let (depth, _) = search("INFO max_depth 2\n");
+    assert_eq!(depth, 2);
+    // 0 and -1 are no limit; a bad value is said, and changes nothing.
+    let (_, free) = search_with(
+        "START 15\nINFO max_node 3000\nINFO max_node 0\nINFO timeout_turn 400\nTURN 7,7\n",
+    );
+    assert!(free > 4000, "{free} nodes with no node limit");
+    let got = brain(
+        &["--protocol", "gomocup"],
+        "START 15\nINFO max_node lots\nINFO max_depth -1\nINFO max_node -1\nBEGIN\n",
+    );
+    assert!(
+        got.iter()
+            .any(|l| l == "MESSAGE ignored INFO max_node 'lots': not a value it takes"),
+        "{got:?}"
+    );
+}

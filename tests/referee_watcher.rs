@@ -84,8 +84,6 @@ fn a_watcher_hears_every_start_move_and_end() {
         openings: OpeningSource::Random { plies: 1 },
         geometry: Geometry::TIC_TAC_TOE,
         concurrency: 2,
-        movetime_ms: None,
-        match_time_ms: None,
         write_gap: Duration::ZERO,
         sgf_dir: None,
         timeout: Duration::from_secs(10),
@@ -101,6 +99,10 @@ fn a_watcher_hears_every_start_move_and_end() {
         progress_every: Duration::from_secs(30),
         in_process: true,
         shard: None,
+        tournament: Default::default(),
+        rounds: 1,
+        settings: Vec::new(),
+        time_margin: Duration::ZERO,
     };
     let recorder = Recorder::default();
     let outcome =

@@ -90,7 +90,17 @@ impl EngineLink {
         stderr: StderrTo,
         options: GomocupOptions,
     ) -> Result<EngineLink, ClientError> {
-        let process = EngineProcess::spawn(&command.argv, stderr)?;
+        EngineLink::spawn_in(command, stderr, options, None)
+    }
+
+    /// [`EngineLink::spawn`] in working directory `dir`.
+    pub fn spawn_in(
+        command: &EngineCommand,
+        stderr: StderrTo,
+        options: GomocupOptions,
+        dir: Option<&std::path::Path>,
+    ) -> Result<EngineLink, ClientError> {
+        let process = EngineProcess::spawn_in(&command.argv, stderr, dir)?;
         let gomocup = (command.dialect == Dialect::Gomocup)
             .then(|| Box::new(GomocupLink::new(options, &command.argv)));
         Ok(EngineLink {

@@ -92,6 +92,10 @@ pub struct GomocupLink {
     known: Option<usize>,
     /// The game's `INFO` lines are still to be sent.
     infos_due: bool,
+    /// INFO lines of `set` (search limits, raw options), sent at the start
+    /// of every game. Kept from game to game: a `set` is carried out when
+    /// it is queued, before the `newgame` queued ahead of it is.
+    infos: Vec<(String, String)>,
     timeout_turn: Duration,
     /// `set timeleft`: sent as `INFO time_left` with the next move request.
     time_left: Option<u64>,
@@ -106,6 +110,12 @@ pub struct GomocupLink {
     /// A move the brain wrote with nothing asked (found before a write), for
     /// [`GomocupLink::unasked_move`] or the next `genmove` to charge.
     stale: Option<Point>,
+}
+
+/// Whether `s` can go into an `INFO` line as a key or a value: one word
+/// of printable ASCII.
+fn is_info_word(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 64 && s.chars().all(|c| c.is_ascii_graphic())
 }
 
 /// What a command to the brain is answered with.
@@ -135,6 +145,7 @@ impl GomocupLink {
             board: Board::new(options.board),
             known: None,
             infos_due: true,
+            infos: Vec::new(),
             timeout_turn: options.timeout_turn,
             time_left: None,
             last_answer: None,
@@ -193,10 +204,34 @@ impl GomocupLink {
                 self.time_left = Some(ms?);
                 Ok(String::new())
             }
+            // Search limits as Yixin and Rapfi take them.
+            "nodes" | "depth" => {
+                let key = if name == "nodes" {
+                    "max_node"
+                } else {
+                    "max_depth"
+                };
+                self.set_info(key, &ms?.to_string());
+                Ok(String::new())
+            }
+            // A raw option: INFO is Gomocup's way to set one (a brain ignores
+            // keys it doesn't know).
+            _ if is_info_word(name) && is_info_word(value) => {
+                self.set_info(name, value);
+                Ok(String::new())
+            }
             _ => Err(format!(
-                "invalid option: {name}: a Gomocup brain has no such option"
+                "invalid option: {name}: not an INFO key and value a Gomocup brain can be sent"
             )),
         }
+    }
+
+    /// Keeps `INFO key value` for the INFO lines of every game, replacing
+    /// an earlier value of the key.
+    fn set_info(&mut self, key: &str, value: &str) {
+        self.infos.retain(|(k, _)| k != key);
+        self.infos.push((key.to_string(), value.to_string()));
+        self.infos_due = true;
     }
 
     /// Answers the oldest request, talking to the brain as needed within
@@ -497,6 +532,9 @@ impl GomocupLink {
             let _ = writeln!(text, "INFO timeout_match {matched}");
             let _ = writeln!(text, "INFO game_type 1");
             let _ = writeln!(text, "INFO rule {}", rule_code(g.rule()));
+            for (key, value) in &self.infos {
+                let _ = writeln!(text, "INFO {key} {value}");
+            }
             self.infos_due = false;
         }
         if let Some(left) = self.time_left.take() {

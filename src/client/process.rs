@@ -137,6 +137,16 @@ impl EngineProcess {
     /// never through a shell — in a new process group, with piped stdin and
     /// stdout.
     pub fn spawn(argv: &[String], stderr: StderrTo) -> Result<EngineProcess, ClientError> {
+        EngineProcess::spawn_in(argv, stderr, None)
+    }
+
+    /// [`EngineProcess::spawn`] in working directory `dir` (a relative
+    /// program is found from there, as cutechess-cli's `dir=` has it).
+    pub fn spawn_in(
+        argv: &[String],
+        stderr: StderrTo,
+        dir: Option<&std::path::Path>,
+    ) -> Result<EngineProcess, ClientError> {
         let Some((program, args)) = argv.split_first() else {
             return Err(ClientError::Spawn(io::Error::new(
                 io::ErrorKind::InvalidInput,
@@ -144,6 +154,9 @@ impl EngineProcess {
             )));
         };
         let mut command = Command::new(program);
+        if let Some(dir) = dir {
+            command.current_dir(dir);
+        }
         command
             .args(args)
             .stdin(Stdio::piped())

@@ -8,6 +8,8 @@
 //!   1 exactly K), else the command line. Renju (4), caro (8) and continuous
 //!   games (2) are refused: `INFO` gets no answer, so the refusal comes as
 //!   `ERROR` to the next `BEGIN`/`TURN`/`BOARD`, as the protocol asks.
+//! - Search limits: `INFO max_node N` and `INFO max_depth N` (Yixin's and
+//!   Rapfi's; 0 or -1 for none) are the bot's `nodes` and `depth` options.
 //! - Time: each move gets at most `INFO timeout_turn` (capped by
 //!   `--movetime`), and with a match clock (`timeout_match`, `time_left`) at
 //!   most a share of the time left ([`crate::bots::move_time`]). Between
@@ -441,8 +443,24 @@ impl Brain {
                 }
                 Err(why) => self.unsupported = Some(why),
             },
+            // Yixin's and Rapfi's search limits (0: none): the bot's `nodes`
+            // and `depth`, so a node-limited game replays exactly.
+            ("max_node" | "max_depth", Ok(n)) if n >= 0 => {
+                let option = if key == "max_node" { "nodes" } else { "depth" };
+                if let Err(e) = self.session.set_bot_option(option, &n.to_string()) {
+                    self.note(format!("ignored INFO {key} '{}': {e}", clip(value)));
+                }
+            }
+            // Yixin's -1: no limit.
+            ("max_node" | "max_depth", Ok(-1)) => {
+                let option = if key == "max_node" { "nodes" } else { "depth" };
+                let _ = self.session.set_bot_option(option, "0");
+            }
             ("max_memory" | "game_type" | "folder" | "evaluate", _) => {}
-            ("timeout_turn" | "timeout_match" | "time_left" | "rule", _) => self.note(format!(
+            (
+                "timeout_turn" | "timeout_match" | "time_left" | "rule" | "max_node" | "max_depth",
+                _,
+            ) => self.note(format!(
                 "ignored INFO {key} '{}': not a value it takes",
                 clip(value)
             )),

@@ -6,7 +6,9 @@
 // (`[NAME=]`), which rustdoc would take for links.
 #![allow(rustdoc::broken_intra_doc_links)]
 
+use super::engine_settings::{NamedSettings, Settings};
 use super::openings::OpeningOrder;
+use super::schedule::Tournament;
 use super::shard::{Shard, ShardError};
 use super::stats::Sprt;
 use super::EngineSpec;
@@ -135,6 +137,42 @@ pub struct RunArgs {
     /// Grace period for engines to exit after `quit`, in ms.
     #[arg(long, value_name = "MS", default_value_t = 300, hide = true)]
     pub grace: u64,
+
+    // Tournaments, rounds and per-engine settings (src/referee/engine_settings.rs).
+    /// Who plays whom: round-robin (every engine against every other) or
+    /// gauntlet (the first engine against each of the others).
+    #[arg(long, value_name = "KIND", default_value = "round-robin", value_parser = parse_tournament)]
+    pub tournament: Tournament,
+    /// Play the schedule this many times: each pairing plays ROUNDS x
+    /// --games games.
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=100_000_000))]
+    pub rounds: u32,
+    /// Settings for every engine, KEY=VALUE words: movetime=MS,
+    /// tc=SECS[+INC] (a game clock with increment), depth=N, nodes=N,
+    /// dir=DIR (working directory), option.NAME=VALUE (`set NAME VALUE`;
+    /// Gomocup: INFO NAME VALUE). Repeatable; later ones win.
+    #[arg(long, value_name = "SETTINGS", value_parser = parse_settings)]
+    pub each: Vec<Settings>,
+    /// Settings for the engine(s) named NAME (by --engine NAME=… or
+    /// --bots), as for --each, over --each. Repeatable.
+    #[arg(long, value_name = "NAME:SETTINGS", value_parser = parse_named_settings)]
+    pub engine_settings: Vec<NamedSettings>,
+    /// A reply this many ms past a side's clock still counts (not a loss
+    /// on time); the clock then stands at 0.
+    #[arg(long, value_name = "MS", default_value_t = 0, value_parser = clap::value_parser!(u64).range(0..=3_600_000))]
+    pub time_margin: u64,
+}
+
+fn parse_tournament(s: &str) -> Result<Tournament, String> {
+    s.parse()
+}
+
+fn parse_settings(s: &str) -> Result<Settings, String> {
+    s.parse()
+}
+
+fn parse_named_settings(s: &str) -> Result<NamedSettings, String> {
+    s.parse()
 }
 
 /// Where the watch page listens, and the names it answers to besides its

@@ -5,11 +5,13 @@
 //! configuration built otherwise too.
 
 use super::args::RunArgs;
+use super::engine_settings::{EngineSettings, Setting, SettingsFlags};
 use super::files;
 use super::games_out::{self, PastGames, RunLine, RECORD_SCHEMA};
 use super::openings::Openings;
 use super::openings::{default_opening_plies, OpeningSource};
 use super::report::{BoardInfo, EngineInfo};
+use super::schedule::Tournament;
 use super::shard::Shard;
 use super::stats::Sprt;
 use super::{default_startup_timeout, default_timeout, EngineSpec};
@@ -53,12 +55,6 @@ pub struct Config {
     pub geometry: Geometry,
     /// Games played at once (at least 1).
     pub concurrency: usize,
-    /// Told to engines with `set movetime` (Gomocup: `INFO timeout_turn`).
-    pub movetime_ms: Option<u64>,
-    /// A whole-game clock per side: engines are told what is left before
-    /// every move (`set timeleft`, Gomocup `INFO time_left`), and a side
-    /// whose clock runs out loses on time.
-    pub match_time_ms: Option<u64>,
     /// No write to a Gomocup brain sooner than this after its answer.
     pub write_gap: Duration,
     /// One SGF file per finished game.
@@ -91,6 +87,18 @@ pub struct Config {
     pub in_process: bool,
     /// Play only this slice of the schedule.
     pub shard: Option<Shard>,
+
+    // Tournaments, rounds and per-engine settings.
+    /// Who plays whom.
+    pub tournament: Tournament,
+    /// How many times the schedule is played (`games` counts them all).
+    pub rounds: u32,
+    /// Each engine's settings, in the order of `engines` (`--movetime` and
+    /// `--match-time` are in them too): its move time, game clock, limits,
+    /// directory and raw options.
+    pub settings: Vec<EngineSettings>,
+    /// A reply this much past a side's clock still counts.
+    pub time_margin: Duration,
 }
 
 impl Config {
@@ -112,7 +120,20 @@ impl Config {
     /// `games`.
     pub fn total_games(&self) -> u64 {
         let n = self.engines.len() as u64;
-        n * n.saturating_sub(1) / 2 * u64::from(self.games)
+        let pairings = match self.tournament {
+            Tournament::RoundRobin => n * n.saturating_sub(1) / 2,
+            Tournament::Gauntlet => n.saturating_sub(1),
+        };
+        pairings * u64::from(self.games)
+    }
+
+    /// Engine `i`'s settings (none for an engine a configuration built
+    /// otherwise left without).
+    pub fn settings_of(&self, i: usize) -> &EngineSettings {
+        static NONE: std::sync::OnceLock<EngineSettings> = std::sync::OnceLock::new();
+        self.settings
+            .get(i)
+            .unwrap_or_else(|| NONE.get_or_init(EngineSettings::default))
     }
 
     /// The games this session's schedule holds: the run's, or its shard's
@@ -155,6 +176,29 @@ impl Config {
         if self.resume.is_some() && self.games_out.is_none() {
             return usage("--resume needs --games-out: the records to resume from".into());
         }
+        self.check_settings()
+    }
+
+    /// The rules of per-engine settings: a working directory that is one,
+    /// for a process (an `--in-process` run starts none).
+    fn check_settings(&self) -> Result<(), ConfigError> {
+        for (i, spec) in self.engines.iter().enumerate() {
+            let Some(dir) = &self.settings_of(i).dir else {
+                continue;
+            };
+            let name = spec.name.clone().unwrap_or_else(|| join_words(&spec.argv));
+            if self.in_process {
+                return Err(ConfigError::Usage(format!(
+                    "dir= for '{name}': --in-process starts no process to run in a directory"
+                )));
+            }
+            if !dir.is_dir() {
+                return Err(ConfigError::CannotStart(format!(
+                    "dir= for '{name}': {} is no directory",
+                    dir.display()
+                )));
+            }
+        }
         Ok(())
     }
 
@@ -195,17 +239,58 @@ impl Config {
                     .unwrap_or_else(|| default_opening_plies(geometry)),
             },
         };
+        if args.match_time.is_some()
+            && args
+                .each
+                .iter()
+                .flat_map(|s| &s.0)
+                .any(|s| matches!(s, Setting::Clock(_)))
+        {
+            return Err(ConfigError::Usage(
+                "--match-time and --each tc=: give every engine's clock once".into(),
+            ));
+        }
+        if args.movetime.is_some()
+            && args
+                .each
+                .iter()
+                .flat_map(|s| &s.0)
+                .any(|s| matches!(s, Setting::Movetime(_)))
+        {
+            return Err(ConfigError::Usage(
+                "--movetime and --each movetime=: give every engine's move time once".into(),
+            ));
+        }
+        let names: Vec<Option<&str>> = engines.iter().map(|e| e.name.as_deref()).collect();
+        let settings = SettingsFlags {
+            movetime: args.movetime,
+            match_time: args.match_time,
+            each: &args.each,
+            named: &args.engine_settings,
+        }
+        .resolve(&names)
+        .map_err(ConfigError::Usage)?;
+        // The deadline allows the longest move time of any engine.
+        let longest = settings.iter().filter_map(|s| s.movetime_ms).max();
         let timeout = args
             .timeout
-            .map_or_else(|| default_timeout(args.movetime), Duration::from_millis);
+            .map_or_else(|| default_timeout(longest), Duration::from_millis);
+        let games = u64::from(args.games.saturating_add(args.games % 2)) * u64::from(args.rounds);
+        let games = u32::try_from(games)
+            .ok()
+            .filter(|&g| g <= 100_000_000)
+            .ok_or_else(|| {
+                ConfigError::Usage(format!(
+                    "--games {} --rounds {}: at most 100000000 games per pairing",
+                    args.games, args.rounds
+                ))
+            })?;
         let mut config = Config {
             engines,
-            games: args.games.saturating_add(args.games % 2),
+            games,
             openings,
             geometry,
             concurrency: args.concurrency.map_or(cpus, |j| j as usize),
-            movetime_ms: args.movetime,
-            match_time_ms: args.match_time,
             write_gap: Duration::from_millis(args.write_gap),
             sgf_dir: args.sgf_dir,
             timeout,
@@ -223,6 +308,10 @@ impl Config {
             progress_every: Duration::from_secs_f64(args.progress_every),
             in_process: args.in_process,
             shard: args.shard,
+            tournament: args.tournament,
+            rounds: args.rounds,
+            settings,
+            time_margin: Duration::from_millis(args.time_margin),
         };
         config.check()?;
         let cannot_start = |e: anyhow::Error| ConfigError::CannotStart(format!("{e:#}"));
@@ -261,7 +350,13 @@ impl Config {
         let fingerprint = openings.fingerprint();
         RunLine {
             schema: RECORD_SCHEMA,
-            run: games_out::run_fingerprint(self.seed, &board, engines, &fingerprint),
+            run: games_out::run_fingerprint(
+                self.seed,
+                &board,
+                engines,
+                &fingerprint,
+                self.tournament,
+            ),
             shard: self.shard,
             seed: self.seed,
             board,
@@ -272,6 +367,8 @@ impl Config {
             openings_fingerprint: fingerprint,
             sprt: self.sprt,
             referee: env!("CARGO_PKG_VERSION").to_string(),
+            tournament: self.tournament,
+            time_margin_ms: self.time_margin.as_millis() as u64,
         }
     }
 }

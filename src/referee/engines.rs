@@ -15,16 +15,34 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-/// How Gomocup brains are driven in this run.
-pub(super) fn gomocup_options(config: &Config) -> GomocupOptions {
+/// How engine `engine`, if a Gomocup brain, is driven in this run.
+pub(super) fn gomocup_options(config: &Config, engine: usize) -> GomocupOptions {
+    let settings = config.settings_of(engine);
     GomocupOptions {
         board: config.geometry,
         write_gap: config.write_gap,
-        timeout_turn: config
-            .movetime_ms
-            .map_or(crate::bots::DEFAULT_MOVETIME, Duration::from_millis),
-        match_time: config.match_time_ms.map(Duration::from_millis),
+        timeout_turn: match settings.movetime_ms {
+            Some(ms) => Duration::from_millis(ms),
+            None if settings.counts_only() => config.timeout,
+            None => crate::bots::DEFAULT_MOVETIME,
+        },
+        match_time: settings.clock.map(|c| c.base()),
     }
+}
+
+/// Starts engine `engine` of the run, in its working directory.
+fn spawn_engine(
+    config: &Config,
+    engine: usize,
+    stderr: StderrTo,
+) -> Result<EngineLink, ClientError> {
+    let spec = &config.engines[engine];
+    let command = EngineCommand {
+        argv: spec.argv.clone(),
+        dialect: spec.dialect,
+    };
+    let dir = config.settings_of(engine).dir.as_deref();
+    EngineLink::spawn_in(&command, stderr, gomocup_options(config, engine), dir)
 }
 
 /// Starts the engine processes of a run's games, each with its stderr log
@@ -52,11 +70,7 @@ impl Launcher<'_> {
             }
             None => StderrTo::Discard,
         };
-        let command = EngineCommand {
-            argv: info.command.clone(),
-            dialect: self.config.engines[engine].dialect,
-        };
-        let mut p = EngineLink::spawn(&command, stderr, gomocup_options(self.config))?;
+        let mut p = spawn_engine(self.config, engine, stderr)?;
         p.set_cancel(Arc::clone(&self.cancel));
         Ok(p)
     }
@@ -93,7 +107,8 @@ pub(super) fn check_engines(
         let handles: Vec<_> = config
             .engines
             .iter()
-            .map(|spec| s.spawn(|| probe(config, spec, cancel)))
+            .enumerate()
+            .map(|(i, _)| s.spawn(move || probe(config, i, cancel)))
             .collect();
         handles
             .into_iter()
@@ -105,7 +120,7 @@ pub(super) fn check_engines(
     });
     let mut errors = Vec::new();
     let mut engines: Vec<EngineInfo> = Vec::new();
-    for (spec, answer) in config.engines.iter().zip(answers) {
+    for (i, (spec, answer)) in config.engines.iter().zip(answers).enumerate() {
         let base = match (&spec.name, &answer) {
             (Some(n), _) => n.clone(),
             (None, Ok(Some(reply))) => name_from_reply(reply).unwrap_or_else(|| fallback(spec)),
@@ -126,6 +141,7 @@ pub(super) fn check_engines(
             name,
             command: spec.argv.clone(),
             protocol: spec.dialect.name().to_string(),
+            settings: config.settings_of(i).clone(),
         });
     }
     if !errors.is_empty() {
@@ -138,30 +154,31 @@ pub(super) fn check_engines(
 /// went wrong (with the last line of its stderr).
 fn probe(
     config: &Config,
-    spec: &EngineSpec,
+    engine: usize,
     cancel: &Arc<AtomicBool>,
 ) -> Result<Option<String>, String> {
     let g = config.geometry;
-    let command = EngineCommand {
-        argv: spec.argv.clone(),
-        dialect: spec.dialect,
-    };
-    let mut p = EngineLink::spawn(&command, StderrTo::Discard, gomocup_options(config))
-        .map_err(|e| e.to_string())?;
+    let settings = config.settings_of(engine).requests(config.timeout);
+    let mut p = spawn_engine(config, engine, StderrTo::Discard).map_err(|e| e.to_string())?;
     p.set_cancel(Arc::clone(cancel));
     // Starting is not moving: its own, more generous deadline (for a
     // Gomocup brain too, whose first request is `START`).
     let deadline = Instant::now() + config.startup_timeout;
     let ms = config.startup_timeout.as_millis();
     let result = (|| {
-        p.send(&[
+        let mut requests = vec![
             Command::ProtocolVersion,
             Command::Name,
             Command::new_game(g),
-        ])
-        .map_err(|e| e.to_string())?;
+        ];
+        requests.extend(settings.iter().cloned());
+        p.send(&requests).map_err(|e| e.to_string())?;
         let mut name = None;
-        for what in ["protocol_version", "name", "newgame"] {
+        let asked = ["protocol_version", "name", "newgame"]
+            .into_iter()
+            .map(|w| (w, None))
+            .chain(settings.iter().map(|c| ("set", Some(c))));
+        for (what, set) in asked {
             let r = p.read_response(deadline).map_err(|e| match e {
                 ClientError::Timeout => format!(
                     "did not answer {what} within {ms} ms, the start-up deadline \
@@ -185,6 +202,14 @@ fn probe(
                         g.cols(),
                         g.k(),
                         g.rule(),
+                        detail_text(&r.text)
+                    ))
+                }
+                // Its settings (--each, --engine-settings) must take.
+                "set" if !r.success => {
+                    return Err(format!(
+                        "refused its setting '{}': {} (--each, --engine-settings)",
+                        set.map(ToString::to_string).unwrap_or_default(),
                         detail_text(&r.text)
                     ))
                 }
@@ -246,14 +271,34 @@ fn unique_name(base: String, engines: &[EngineInfo]) -> String {
 pub(super) fn bot_engines(config: &Config) -> (Vec<EngineInfo>, Vec<BotKind>) {
     let mut engines: Vec<EngineInfo> = Vec::new();
     let mut kinds = Vec::new();
-    for spec in &config.engines {
+    for (i, spec) in config.engines.iter().enumerate() {
         let name = unique_name(spec.name.clone().unwrap_or_default(), &engines);
         engines.push(EngineInfo {
             name,
             command: spec.argv.clone(),
             protocol: spec.dialect.name().to_string(),
+            settings: config.settings_of(i).clone(),
         });
         kinds.extend(spec.bot);
     }
     (engines, kinds)
+}
+
+/// The settings of an `--in-process` run's bots, tried on a fresh engine
+/// of each as the start-up check tries a process's: one that doesn't take
+/// is an error before any game.
+pub(super) fn check_bot_settings(config: &Config, kinds: &[BotKind]) -> anyhow::Result<()> {
+    for (i, kind) in kinds.iter().enumerate() {
+        let mut engine = super::in_process::engine(*kind);
+        for request in config.settings_of(i).requests(config.timeout) {
+            if let Err(e) = engine.respond(request.clone()) {
+                bail!(
+                    "engine '{}': refused its setting '{request}': {} (--each, --engine-settings)",
+                    kind.name(),
+                    detail_text(&e.to_string())
+                );
+            }
+        }
+    }
+    Ok(())
 }

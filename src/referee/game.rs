@@ -3,6 +3,8 @@
 //! referee's thread): what it needs besides its engines, why it ended and
 //! how.
 
+use super::engine_settings::Clock;
+use crate::protocol::Command;
 use crate::rules::{Cell, Geometry, Player};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -64,13 +66,25 @@ pub struct GameSetup<'a> {
     pub opening: &'a [Cell],
     /// `set seed` for X and O (a `?` reply is fine).
     pub seeds: [u64; 2],
-    /// `set movetime` in ms, if any (a `?` reply is fine).
-    pub movetime_ms: Option<u64>,
     /// The hard deadline for each reply.
     pub timeout: Duration,
-    /// A whole-game clock per side: told before every `genmove` as
-    /// `set timeleft MS` (a `?` reply is fine); running out loses on time.
-    pub match_time: Option<Duration>,
+    /// Each side's (X, O) own settings.
+    pub sides: [SideSetup<'a>; 2],
+    /// A reply this much past a side's clock still counts.
+    pub time_margin: Duration,
+}
+
+/// One side's own part of a game's set-up.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SideSetup<'a> {
+    /// The `set` requests after `set seed` (`set movetime`, `set depth`,
+    /// `set nodes`, raw options; a `?` reply is fine: the start-up check
+    /// made sure they take).
+    pub requests: &'a [Command],
+    /// A game clock: told before every `genmove` as `set timeleft MS` (a
+    /// `?` reply is fine), its increment added after each move; running
+    /// out loses on time.
+    pub clock: Option<Clock>,
 }
 
 /// How a game ended.

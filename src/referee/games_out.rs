@@ -13,6 +13,7 @@
 
 use super::game::Reason;
 use super::report::{BoardInfo, EngineInfo};
+use super::schedule::Tournament;
 use super::shard::Shard;
 use crate::rules::{Cell, Player};
 use anyhow::{bail, Context};
@@ -103,6 +104,16 @@ pub struct RunLine {
     pub sprt: Option<super::stats::Sprt>,
     /// The referee that wrote the line.
     pub referee: String,
+    /// Who plays whom; left out for a round robin.
+    #[serde(default, skip_serializing_if = "Tournament::is_round_robin")]
+    pub tournament: Tournament,
+    /// `--time-margin`, in ms; left out when 0.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub time_margin_ms: u64,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
 }
 
 impl RunLine {
@@ -122,6 +133,7 @@ pub(super) fn run_fingerprint(
     board: &BoardInfo,
     engines: &[EngineInfo],
     openings: &str,
+    tournament: Tournament,
 ) -> String {
     use super::seeds::{digest, text_words};
     let head = [
@@ -131,13 +143,22 @@ pub(super) fn run_fingerprint(
         board.k as u64,
         engines.len() as u64,
     ];
+    // What came later adds to the digest only when used, so that the runs
+    // before it keep their fingerprints.
+    let settings: Vec<String> = engines
+        .iter()
+        .map(|e| e.settings.fingerprint_text())
+        .filter(|t| !t.is_empty())
+        .collect();
     let texts = std::iter::once(board.rule.as_str())
         .chain(
             engines
                 .iter()
                 .flat_map(|e| [e.name.as_str(), e.protocol.as_str()]),
         )
-        .chain([openings]);
+        .chain([openings])
+        .chain(settings.iter().map(String::as_str))
+        .chain((!tournament.is_round_robin()).then_some(tournament.name()));
     let words = head
         .into_iter()
         .chain(texts.flat_map(text_words))

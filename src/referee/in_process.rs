@@ -76,8 +76,10 @@ fn set_up(engine: &mut Engine, setup: &GameSetup<'_>, side: Player) -> Result<()
     };
     expect_ok(|| engine.new_game(Some(shape)), || "newgame".into())?;
     guarded(|| engine.set_seed(setup.seeds[side.index()]))?;
-    if let Some(ms) = setup.movetime_ms {
-        guarded(|| engine.set_movetime(Duration::from_millis(ms)))?;
+    for request in setup.sides[side.index()].requests {
+        // As a process's `?` to `set` is (the settings were checked before
+        // the first game).
+        let _ = guarded(|| engine.respond(request.clone()))?;
     }
     for cell in setup.opening {
         let (r, c) = one_based(*cell);

@@ -45,6 +45,10 @@ pub(super) struct Judge<'b> {
     time: [Duration; 2],
     /// What is left on each side's game clock.
     clock: [Option<Duration>; 2],
+    /// What each side's clock gains after each of its moves.
+    increment: [Duration; 2],
+    /// A reply this much past the clock still counts.
+    margin: Duration,
     /// The opponent's last move, for each side, not yet told to it.
     unseen: [Option<Cell>; 2],
 }
@@ -63,7 +67,11 @@ impl<'b> Judge<'b> {
             timeout: setup.timeout,
             moves: Vec::with_capacity(setup.geometry.area()),
             time: [Duration::ZERO; 2],
-            clock: [setup.match_time; 2],
+            clock: setup.sides.map(|s| s.clock.map(|c| c.base())),
+            increment: setup
+                .sides
+                .map(|s| s.clock.map_or(Duration::ZERO, |c| c.increment())),
+            margin: setup.time_margin,
             unseen: [None, None],
         }
     }
@@ -78,12 +86,13 @@ impl<'b> Judge<'b> {
     }
 
     /// When the wait for `side`'s reply to a request sent at `start` ends:
-    /// the move deadline, or its clock when that is sooner.
+    /// the move deadline, or its clock (and the margin) when that is
+    /// sooner.
     pub fn deadline(&self, side: Player, start: Instant) -> Instant {
         start
             + self
                 .left(side)
-                .map_or(self.timeout, |l| l.min(self.timeout))
+                .map_or(self.timeout, |l| (l + self.margin).min(self.timeout))
     }
 
     /// The opponent's last move, to be told to `side` with its next turn.
@@ -116,7 +125,8 @@ impl<'b> Judge<'b> {
         if let Some(l) = left {
             // Past its clock, or silent until the clock (not the referee's
             // timeout) ended the wait.
-            if used > l || (l < self.timeout && timed_out) {
+            let allowed = l + self.margin;
+            if used > allowed || (allowed < self.timeout && timed_out) {
                 return Err(Stop::Fault(
                     Reason::Timeout,
                     format!(
@@ -152,6 +162,10 @@ impl<'b> Judge<'b> {
             Err(e) => Err(Stop::Fault(Reason::Illegal, format!("{cell}: {e}"))),
             Ok(_) => {
                 self.moves.push(cell);
+                let i = side.index();
+                if let Some(l) = self.clock[i] {
+                    self.clock[i] = Some(l + self.increment[i]);
+                }
                 self.unseen[side.other().index()] = Some(cell);
                 on_move(side, cell);
                 Ok(())
@@ -200,16 +214,25 @@ impl<'b> Judge<'b> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::referee::engine_settings::Clock;
+    use crate::referee::game::SideSetup;
     use crate::rules::Geometry;
 
     fn setup(match_time: Option<Duration>) -> GameSetup<'static> {
+        let clock = match_time.map(|t| Clock {
+            base_ms: t.as_millis() as u64,
+            increment_ms: 0,
+        });
         GameSetup {
             geometry: Geometry::TIC_TAC_TOE,
             opening: &[],
             seeds: [0, 0],
-            movetime_ms: None,
             timeout: Duration::from_millis(1000),
-            match_time,
+            sides: [SideSetup {
+                requests: &[],
+                clock,
+            }; 2],
+            time_margin: Duration::ZERO,
         }
     }
 
@@ -304,5 +327,45 @@ mod tests {
         let silent = Reply::Stopped(Stop::Fault(Reason::Timeout, String::new()));
         let (_, detail) = fault(judge.rule(o, silent, ms(99), &mut |_, _| {}));
         assert!(detail.starts_with("lost on time"), "{detail}");
+    }
+
+    #[test]
+    fn an_increment_comes_after_each_move_and_a_margin_forgives_a_late_one() {
+        let ms = Duration::from_millis;
+        let mut board = Board::new(Geometry::TIC_TAC_TOE);
+        let mut setup = setup(None);
+        setup.sides[0].clock = Some(Clock {
+            base_ms: 100,
+            increment_ms: 30,
+        });
+        setup.time_margin = ms(20);
+        let mut judge = Judge::new(&mut board, &setup);
+        let (x, o) = (Player::X, Player::O);
+        let start = Instant::now();
+        // The wait allows the margin.
+        assert_eq!(judge.deadline(x, start), start + ms(120));
+        judge
+            .rule(x, Reply::Text("1 1"), ms(60), &mut |_, _| {})
+            .ok();
+        assert_eq!(judge.left(x), Some(ms(70)));
+        assert_eq!(judge.left(o), None);
+        judge
+            .rule(o, Reply::Text("2 2"), ms(1), &mut |_, _| {})
+            .ok();
+        // 15 ms past its clock: within the margin, so it counts; the clock
+        // stands at 0, then gains the increment.
+        judge
+            .rule(x, Reply::Text("1 2"), ms(85), &mut |_, _| {})
+            .unwrap_or_else(|_| panic!("late within the margin"));
+        assert_eq!(judge.left(x), Some(ms(30)));
+        judge
+            .rule(o, Reply::Text("3 3"), ms(1), &mut |_, _| {})
+            .ok();
+        let (reason, detail) = fault(judge.rule(x, Reply::Text("1 3"), ms(51), &mut |_, _| {}));
+        assert_eq!(reason, Reason::Timeout);
+        assert_eq!(
+            detail,
+            "lost on time: 51.0 ms used, 30.0 ms were left on its clock"
+        );
     }
 }

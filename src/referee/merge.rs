@@ -117,7 +117,12 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<MergeOutcome> {
     let geometry = geometry(&reference)?;
     let games = checked_games(&pasts, &reference, geometry)?;
     let engines = &reference.engines;
-    let schedule = Schedule::new(engines.len(), reference.games_per_pairing, None);
+    let schedule = Schedule::new(
+        reference.tournament,
+        engines.len(),
+        reference.games_per_pairing,
+        None,
+    );
     let mut tallies = report::PairingTally::for_pairings(&schedule.pairings);
     let mut skipped_lines = vec![0u64; engines.len()];
     resume::count(
@@ -153,6 +158,7 @@ pub fn merge(config: &MergeConfig) -> anyhow::Result<MergeOutcome> {
         total_games: schedule.total,
         interrupted: !missing.is_empty(),
         skipped_lines,
+        tournament: reference.tournament,
     };
     if let Some(path) = &config.json {
         let summary = report::summary(&info, engines, &tallies, sprt);
@@ -279,7 +285,12 @@ fn checked_games(
     let mut games: Vec<(GameRecord, resume::PastGame)> = Vec::new();
     for (file, past) in pasts.iter().enumerate() {
         let run = past.run().context("no run line")?;
-        let schedule = Schedule::new(engines.len(), reference.games_per_pairing, run.shard);
+        let schedule = Schedule::new(
+            reference.tournament,
+            engines.len(),
+            reference.games_per_pairing,
+            run.shard,
+        );
         let context = RunContext {
             geometry,
             schedule: &schedule,

@@ -8,7 +8,9 @@
 //!   is watched but its [`watch::Watcher`].
 //! - `engines`: the start-up check of every engine, the bots of
 //!   `--in-process`, the processes a worker starts for its games.
-//! - `schedule`: which engines play each game, with which colours, in which
+//! - [`engine_settings`]: each engine's own time, limits, directory and
+//!   options (`--each`, `--engine-settings`).
+//! - `schedule`: who plays whom (round robin, gauntlet); which engines play each game, with which colours, in which
 //!   pair and round; a shard's games.
 //! - `players`: what a worker plays its games with (processes or bots).
 //! - `books`: a finished game's record, log lines and SGF file, and the
@@ -44,6 +46,7 @@ pub mod args;
 mod books;
 mod config;
 pub mod convert;
+pub mod engine_settings;
 mod engines;
 pub mod files;
 pub mod game;
@@ -74,6 +77,7 @@ pub use openings::{
 // The seeds live beside the bots' random number generator (`kinrow play`
 // derives its bots' seeds too).
 pub use crate::bots::seeds::{self, derive_seed, Stream};
+pub use schedule::Tournament;
 pub use shard::Shard;
 pub use tournament::{run, RunOutcome};
 // The engine specs live with the client, which every front end shares.

@@ -75,15 +75,14 @@ fn unasked(engine: &mut EngineLink) -> Option<Stop> {
     ))
 }
 
-/// The requests of one side's set-up: `newgame`, `set seed`, `set
-/// movetime`, the opening's moves.
+/// The requests of one side's set-up: `newgame`, `set seed`, its own
+/// settings (`set movetime`, …), the opening's moves.
 fn setup_requests(setup: &GameSetup<'_>, side: Player) -> Vec<Command> {
-    let mut requests = Vec::with_capacity(4 + setup.opening.len());
+    let own = setup.sides[side.index()].requests;
+    let mut requests = Vec::with_capacity(3 + own.len() + setup.opening.len());
     requests.push(Command::new_game(setup.geometry));
     requests.push(Command::set_seed(setup.seeds[side.index()]));
-    if let Some(ms) = setup.movetime_ms {
-        requests.push(Command::set_movetime(Duration::from_millis(ms)));
-    }
+    requests.extend(own.iter().cloned());
     requests.extend(setup.opening.iter().map(|&cell| Command::play(cell)));
     requests
 }
@@ -100,11 +99,12 @@ fn push_turn(requests: &mut Vec<Command>, told: Option<Cell>, left: Option<Durat
     requests.push(Command::GenMove);
 }
 
-/// Reads the replies to a set-up (`newgame`, `set seed`, `set movetime`,
-/// the opening moves) that was written earlier.
+/// Reads the replies to `side`'s set-up (`newgame`, `set seed`, its own
+/// settings, the opening moves) that was written earlier.
 fn read_setup(
     engine: &mut EngineLink,
     setup: &GameSetup<'_>,
+    side: Player,
     deadline: Instant,
 ) -> Result<(), Stop> {
     expect_ok(
@@ -113,7 +113,7 @@ fn read_setup(
         &Command::new_game(setup.geometry),
         &"newgame",
     )?;
-    for _ in 0..1 + usize::from(setup.movetime_ms.is_some()) {
+    for _ in 0..1 + setup.sides[side.index()].requests.len() {
         // `set` may be refused (the engine has no such option).
         engine.read_response(deadline)?;
     }
@@ -160,7 +160,7 @@ impl Setups {
                 continue;
             }
             if !board.is_over() {
-                push_turn(&mut requests, None, setup.match_time);
+                push_turn(&mut requests, None, setup.sides[i].clock.map(|c| c.base()));
             }
             if let Some(stop) = unasked(engines[i]) {
                 setups.pending[i] = false;
@@ -191,7 +191,7 @@ impl Setups {
             let sent = self.held[i].is_none();
             if sent && self.pending[i] && !end.replace[i] {
                 let deadline = self.sent_at[i] + setup.timeout;
-                match read_setup(engines[i], setup, deadline) {
+                match read_setup(engines[i], setup, side, deadline) {
                     Ok(()) => {}
                     Err(Stop::Cancelled) => return Err(Cancelled),
                     Err(Stop::Fault(..)) => end.replace[i] = true,
@@ -204,6 +204,7 @@ impl Setups {
 
 /// What a turn's exchange reads before the reply to `genmove`.
 struct Turn<'t> {
+    side: Player,
     /// The turn's requests, to be written (`None`: they went out with the
     /// set-up).
     write: Option<&'t [Command]>,
@@ -229,7 +230,7 @@ fn exchange(
         engine.send(requests)?;
     }
     if turn.settle {
-        read_setup(engine, setup, deadline)?;
+        read_setup(engine, setup, turn.side, deadline)?;
     }
     if let Some(cell) = turn.told {
         expect_ok(engine, deadline, &Command::play(cell), &"move")?;
@@ -286,6 +287,7 @@ pub fn play_game(
         };
         ply += 1;
         let turn = Turn {
+            side,
             write: (ply > 1).then_some(buf.as_slice()),
             settle: std::mem::take(&mut setups.pending[side.index()]),
             told,

@@ -173,6 +173,7 @@ mod tests {
             name: name.into(),
             command: vec![],
             protocol: "kinrow".into(),
+            settings: Default::default(),
         }
     }
 

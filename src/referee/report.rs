@@ -1,6 +1,8 @@
 //! Tallies per pairing, the text report and the JSON summary (schema 1).
 
+use super::engine_settings::EngineSettings;
 use super::game::{GameEnd, Reason};
+use super::schedule::Tournament;
 use super::shard::Shard;
 use super::stats::{Estimate, Pentanomial, Sprt, SprtDecision, Wdl};
 use crate::rules::{Geometry, Player};
@@ -21,6 +23,10 @@ pub struct EngineInfo {
     pub command: Vec<String>,
     /// The protocol it speaks: `kinrow` or `gomocup`.
     pub protocol: String,
+    /// Its own settings (`--each`, `--engine-settings`, `--movetime`,
+    /// `--match-time`); left out when none.
+    #[serde(default, skip_serializing_if = "EngineSettings::is_empty")]
+    pub settings: EngineSettings,
 }
 
 /// Everything counted for one pairing, from engine `a`'s side.
@@ -241,6 +247,8 @@ pub struct RunInfo {
     pub interrupted: bool,
     /// Stdout lines each engine wrote outside responses (skipped).
     pub skipped_lines: Vec<u64>,
+    /// Who plays whom.
+    pub tournament: Tournament,
 }
 
 /// The JSON summary (schema 1).
@@ -265,6 +273,9 @@ pub struct Summary<'a> {
     pub pairings: Vec<PairingSummary>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sprt: Option<SprtStatus>,
+    /// Who played whom; left out for a round robin.
+    #[serde(skip_serializing_if = "Tournament::is_round_robin")]
+    pub tournament: Tournament,
 }
 
 /// The board of a run.
@@ -375,6 +386,7 @@ pub fn summary<'a>(
         engines,
         pairings,
         sprt,
+        tournament: info.tournament,
     }
 }
 
@@ -492,9 +504,13 @@ pub fn text(
 /// The report's head: the run, the session, the games `played` of how
 /// many, and where a ply's time went.
 fn head(out: &mut String, info: &RunInfo, engines: usize, played: u64) {
+    let kind = match info.tournament {
+        Tournament::Gauntlet => " in a gauntlet",
+        Tournament::RoundRobin => "",
+    };
     let _ = writeln!(
         out,
-        "referee: {engines} engines, {}, {} games per pairing, {}",
+        "referee: {engines} engines{kind}, {}, {} games per pairing, {}",
         info.geometry, info.games_per_pairing, info.openings,
     );
     match &info.session {
@@ -625,6 +641,12 @@ fn ranking(out: &mut String, engines: &[EngineInfo], tallies: &[PairingTally]) {
         add(&mut cross[t.a][t.b], &t.wdl);
         add(&mut cross[t.b][t.a], &t.wdl.flipped());
     }
+    // Engines that don't meet (a gauntlet's others) get a blank, not 0/0.
+    let mut meet = vec![vec![false; n]; n];
+    for t in tallies {
+        meet[t.a][t.b] = true;
+        meet[t.b][t.a] = true;
+    }
     let mut order: Vec<usize> = (0..n).collect();
     let share = |w: &Wdl| {
         if w.games() == 0 {
@@ -678,9 +700,10 @@ fn ranking(out: &mut String, engines: &[EngineInfo], tallies: &[PairingTally]) {
         .map(|&i| {
             order
                 .iter()
-                .map(|&j| match i == j {
-                    true => "-".to_string(),
-                    false => format!("{}/{}", cross[i][j].points(), cross[i][j].games()),
+                .map(|&j| match (i == j, meet[i][j]) {
+                    (true, _) => "-".to_string(),
+                    (false, false) => String::new(),
+                    (false, true) => format!("{}/{}", cross[i][j].points(), cross[i][j].games()),
                 })
                 .collect()
         })

@@ -45,6 +45,17 @@ pub(super) fn check(past: &PastGames, context: &RunContext<'_>) -> anyhow::Resul
     let mut line_of_game: HashMap<usize, usize> = HashMap::new();
     let mut round_openings: HashMap<usize, Vec<[u32; 2]>> = HashMap::new();
     let mut games = Vec::with_capacity(past.records.len());
+    // Another tournament pairs other engines at every index: said first,
+    // as the records' checks would only find the engines different.
+    for (line, run) in &past.runs {
+        if run.tournament != context.run.tournament {
+            anyhow::bail!(
+                "cannot resume from {}: line {line}: the records are of another run: {}",
+                past.path.display(),
+                run_difference(run, context.run).unwrap_or_default()
+            );
+        }
+    }
     for (line, record) in &past.records {
         let checked = match line_of_game.insert(record.game, *line) {
             Some(first) => Err(format!(
@@ -176,6 +187,18 @@ pub(super) fn run_difference(theirs: &RunLine, ours: &RunLine) -> Option<String>
         Some(format!("played on {}, not {}", theirs.board, ours.board))
     } else if names(theirs) != names(ours) {
         Some(format!("engines {}, not {}", names(theirs), names(ours)))
+    } else if theirs.tournament != ours.tournament {
+        Some(format!(
+            "a {}, not a {} (--tournament)",
+            theirs.tournament, ours.tournament
+        ))
+    } else if let Some(why) = settings_difference(theirs, ours) {
+        Some(why)
+    } else if theirs.time_margin_ms != ours.time_margin_ms {
+        Some(format!(
+            "--time-margin {}, not {}",
+            theirs.time_margin_ms, ours.time_margin_ms
+        ))
     } else if theirs.openings_fingerprint != ours.openings_fingerprint {
         Some(format!(
             "openings '{}' ({}), not '{}' ({})",
@@ -186,6 +209,32 @@ pub(super) fn run_difference(theirs: &RunLine, ours: &RunLine) -> Option<String>
     } else {
         None
     }
+}
+
+/// The first engine whose settings differ between the run lines, said
+/// with both (working directories aside: they are each machine's own).
+fn settings_difference(theirs: &RunLine, ours: &RunLine) -> Option<String> {
+    let text = |s: &super::engine_settings::EngineSettings| {
+        let mut s = s.clone();
+        s.dir = None;
+        match s.text() {
+            t if t.is_empty() => "none".to_string(),
+            t => t,
+        }
+    };
+    theirs
+        .engines
+        .iter()
+        .zip(&ours.engines)
+        .find(|(a, b)| text(&a.settings) != text(&b.settings))
+        .map(|(a, b)| {
+            format!(
+                "{}'s settings {}, not {}",
+                a.name,
+                text(&a.settings),
+                text(&b.settings)
+            )
+        })
 }
 
 /// A record checked against the game this run plays at its index, and

@@ -4,6 +4,65 @@
 
 use super::shard::Shard;
 use crate::rules::Player;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// Who plays whom (`--tournament`, as cutechess-cli names them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Tournament {
+    /// Every engine against every other.
+    #[default]
+    RoundRobin,
+    /// The first engine against each of the others, who don't meet.
+    Gauntlet,
+}
+
+impl Tournament {
+    /// The pairings of `engines` engines, in schedule order (`a` before `b`).
+    pub fn pairings(self, engines: usize) -> Vec<(usize, usize)> {
+        match self {
+            Tournament::RoundRobin => (0..engines)
+                .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
+                .collect(),
+            Tournament::Gauntlet => (1..engines).map(|b| (0, b)).collect(),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Tournament::RoundRobin => "round-robin",
+            Tournament::Gauntlet => "gauntlet",
+        }
+    }
+
+    /// Whether it is the default, which records leave out (a round robin's
+    /// records read as before gauntlets came).
+    pub fn is_round_robin(&self) -> bool {
+        *self == Tournament::RoundRobin
+    }
+}
+
+impl fmt::Display for Tournament {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Tournament {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "round-robin" => Ok(Tournament::RoundRobin),
+            "gauntlet" => Ok(Tournament::Gauntlet),
+            _ => Err(format!(
+                "'{}' is no tournament: round-robin or gauntlet",
+                crate::rules::clip(s)
+            )),
+        }
+    }
+}
 
 /// One game of the schedule.
 #[derive(Clone, Copy, Debug)]
@@ -44,11 +103,15 @@ pub(super) struct Schedule {
 }
 
 impl Schedule {
-    /// Every pairing of `engines` engines plays `games` games.
-    pub fn new(engines: usize, games: u32, shard: Option<Shard>) -> Schedule {
-        let pairings: Vec<(usize, usize)> = (0..engines)
-            .flat_map(|a| (a + 1..engines).map(move |b| (a, b)))
-            .collect();
+    /// Every pairing of `tournament` between `engines` engines plays
+    /// `games` games.
+    pub fn new(
+        tournament: Tournament,
+        engines: usize,
+        games: u32,
+        shard: Option<Shard>,
+    ) -> Schedule {
+        let pairings = tournament.pairings(engines);
         Schedule {
             total: pairings.len() * games as usize,
             pairings,
@@ -132,12 +195,17 @@ mod tests {
 
     #[test]
     fn a_sessions_games_are_its_shards_in_order() {
-        for (engines, games) in [(2, 10), (3, 6), (4, 2), (2, 2)] {
-            let whole = Schedule::new(engines, games, None);
+        let kinds = [Tournament::RoundRobin, Tournament::Gauntlet];
+        for (t, engines, games) in kinds
+            .into_iter()
+            .flat_map(|t| [(t, 2, 10), (t, 3, 6), (t, 4, 2), (t, 2, 2), (t, 5, 4)])
+        {
+            let whole = Schedule::new(t, engines, games, None);
             for count in 1..=5u32 {
                 let mut seen = Vec::new();
                 for index in 1..=count {
-                    let s = Schedule::new(engines, games, Some(Shard::new(index, count).unwrap()));
+                    let shard = Some(Shard::new(index, count).unwrap());
+                    let s = Schedule::new(t, engines, games, shard);
                     let mine: Vec<usize> = (0..).map_while(|k| s.session_game(k)).collect();
                     let expected: Vec<usize> = (0..s.total).filter(|&g| s.is_ours(g)).collect();
                     assert_eq!(mine, expected, "shard {index}/{count}");
@@ -148,6 +216,40 @@ mod tests {
                 assert_eq!(seen, (0..whole.total).collect::<Vec<_>>());
             }
         }
+    }
+
+    #[test]
+    fn a_gauntlet_pairs_the_first_engine_with_each_other_one() {
+        assert_eq!(Tournament::Gauntlet.pairings(4), [(0, 1), (0, 2), (0, 3)]);
+        assert_eq!(
+            Tournament::RoundRobin.pairings(4),
+            [(0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3)]
+        );
+        // Two engines: the same one pairing either way.
+        assert_eq!(Tournament::Gauntlet.pairings(2), [(0, 1)]);
+        let s = Schedule::new(Tournament::Gauntlet, 4, 4, None);
+        assert_eq!(s.total, 12);
+        // Round after round: each pairing's pair, then the next round.
+        let firsts: Vec<(usize, usize, usize)> = (0..12)
+            .map(|g| s.job(g))
+            .map(|j| (j.x, j.o, j.round))
+            .collect();
+        assert_eq!(
+            firsts[..6],
+            [
+                (0, 1, 0),
+                (1, 0, 0),
+                (0, 2, 0),
+                (2, 0, 0),
+                (0, 3, 0),
+                (3, 0, 0)
+            ]
+        );
+        assert_eq!(firsts[6], (0, 1, 1));
+        for name in ["gauntlet", "round-robin"] {
+            assert_eq!(name.parse::<Tournament>().unwrap().to_string(), name);
+        }
+        assert!("swiss".parse::<Tournament>().is_err());
     }
 
     #[test]

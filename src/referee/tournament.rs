@@ -18,9 +18,9 @@
 
 use super::books::{Batch, Bookkeeper, Books, Counts, BATCH_GAMES, BATCH_TIME};
 use super::config::Config;
-use super::engines::{bot_engines, check_engines, Launcher};
+use super::engines::{bot_engines, check_bot_settings, check_engines, Launcher};
 use super::files::check_writable;
-use super::game::GameSetup;
+use super::game::{GameSetup, SideSetup};
 use super::games_out::RunLine;
 use super::openings::Openings;
 use super::players::{Bots, Players, Processes};
@@ -32,6 +32,7 @@ use super::stats::SprtDecision;
 use super::watch::{GameStart, MovePlayed, Watcher};
 use super::{resume, say};
 use crate::bots::BotKind;
+use crate::protocol::Command;
 use crate::rules::Cell;
 use anyhow::Context;
 use std::borrow::Cow;
@@ -79,6 +80,8 @@ struct Shared<'a> {
     launcher: Launcher<'a>,
     /// The run's fingerprint, in every record.
     run_id: &'a str,
+    /// Each engine's settings as the `set` requests of its set-up.
+    requests: &'a [Vec<Command>],
     books: Mutex<Books<'a>>,
     watcher: Option<&'a dyn Watcher>,
 }
@@ -155,9 +158,12 @@ fn worker(shared: &Shared<'_>, mut players: impl Players) {
                 derive_seed(config.seed, Stream::Engine, &[game as u64, 0]),
                 derive_seed(config.seed, Stream::Engine, &[game as u64, 1]),
             ],
-            movetime_ms: config.movetime_ms,
             timeout: config.timeout,
-            match_time: config.match_time_ms.map(Duration::from_millis),
+            sides: [job.x, job.o].map(|e| SideSetup {
+                requests: &shared.requests[e],
+                clock: config.settings_of(e).clock,
+            }),
+            time_margin: config.time_margin,
         };
         let played = match watcher {
             Some(w) => {
@@ -282,6 +288,8 @@ struct Plan {
     openings: Openings,
     schedule: Schedule,
     run_line: RunLine,
+    /// Each engine's settings as the `set` requests of its set-up.
+    requests: Vec<Vec<Command>>,
 }
 
 /// The counts as the games of earlier sessions (`--resume`) leave them.
@@ -304,14 +312,21 @@ fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared
         Some((engines, kinds)) => (engines, kinds),
         None => (check_engines(config, cancel)?, Vec::new()),
     };
-    let schedule = Schedule::new(engines.len(), config.games, config.shard);
+    if config.in_process {
+        check_bot_settings(config, &kinds)?;
+    }
+    let schedule = Schedule::new(config.tournament, engines.len(), config.games, config.shard);
     let run_line = config.run_line(&engines, &openings, schedule.total);
+    let requests = (0..engines.len())
+        .map(|i| config.settings_of(i).requests(config.timeout))
+        .collect();
     let plan = Plan {
         engines,
         kinds,
         openings,
         schedule,
         run_line,
+        requests,
     };
     let resumed = resume_past(config, &plan)?;
     let decided = config.sprt.is_some_and(|test| {
@@ -446,6 +461,7 @@ impl Head<'_> {
             total_games: counts.total,
             interrupted,
             skipped_lines: counts.skipped_lines.clone(),
+            tournament: config.tournament,
         }
     }
 }
@@ -479,6 +495,7 @@ fn play<'a>(
             spawned: AtomicUsize::new(0),
         },
         run_id: &plan.run_line.run,
+        requests: &plan.requests,
         books: Mutex::new(books),
         watcher,
     };

@@ -284,7 +284,9 @@ impl Bot for Mcts {
         };
         let clipped = crate::rules::clip(value);
         match name {
-            "iterations" => {
+            // `nodes`, as the referee's node limits name it for every bot: an
+            // iteration adds one node to the tree.
+            "iterations" | "nodes" => {
                 let n: u32 = value
                     .parse()
                     .ok()

@@ -561,6 +561,7 @@ mod tests {
                 name: n.into(),
                 command: vec![n.into()],
                 protocol: "kinrow".into(),
+                settings: Default::default(),
             })
             .to_vec()
     }
@@ -583,6 +584,7 @@ mod tests {
             total_games: 2,
             interrupted,
             skipped_lines: vec![0, 0],
+            tournament: Default::default(),
         }
     }
 
