@@ -101,6 +101,7 @@ fn a_watcher_hears_every_start_move_and_end() {
         progress_every: Duration::from_secs(30),
         in_process: true,
         shard: None,
+        adjudication: Default::default(),
     };
     let recorder = Recorder::default();
     let outcome =

@@ -4,6 +4,7 @@
 //! [`ConfigError`]; [`Config::check`] holds the rules between flags, for a
 //! configuration built otherwise too.
 
+use super::adjudication::{Adjudication, ExactAdjudication, DEFAULT_SOLVER_EMPTIES};
 use super::args::RunArgs;
 use super::files;
 use super::games_out::{self, PastGames, RunLine, RECORD_SCHEMA};
@@ -91,6 +92,8 @@ pub struct Config {
     pub in_process: bool,
     /// Play only this slice of the schedule.
     pub shard: Option<Shard>,
+    /// How games end early (`--draw-after`, `--exact-adjudication`).
+    pub adjudication: Adjudication,
 }
 
 impl Config {
@@ -188,6 +191,7 @@ impl Config {
             Some(path) => OpeningSource::File {
                 path,
                 order: args.openings_order.unwrap_or_default(),
+                transform: args.openings_transform,
             },
             None => OpeningSource::Random {
                 plies: args
@@ -223,6 +227,14 @@ impl Config {
             progress_every: Duration::from_secs_f64(args.progress_every),
             in_process: args.in_process,
             shard: args.shard,
+            adjudication: Adjudication {
+                draw_after: args.draw_after.map(|n| n as usize),
+                exact: args.exact_adjudication.then(|| ExactAdjudication {
+                    solver_empties: args
+                        .solver_empties
+                        .map_or(DEFAULT_SOLVER_EMPTIES, |n| n as usize),
+                }),
+            },
         };
         config.check()?;
         let cannot_start = |e: anyhow::Error| ConfigError::CannotStart(format!("{e:#}"));
@@ -271,6 +283,7 @@ impl Config {
             openings: openings.description().to_string(),
             openings_fingerprint: fingerprint,
             sprt: self.sprt,
+            adjudication: self.adjudication.description(),
             referee: env!("CARGO_PKG_VERSION").to_string(),
         }
     }

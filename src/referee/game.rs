@@ -3,6 +3,7 @@
 //! referee's thread): what it needs besides its engines, why it ended and
 //! how.
 
+use super::adjudication::{Adjudication, Ruling};
 use crate::rules::{Cell, Geometry, Player};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -25,6 +26,10 @@ pub enum Reason {
     Illegal,
     /// `?` to `genmove`, or to a legal `newgame`/`move`.
     Refused,
+    /// Ended by the referee before the board ended it, no engine's fault:
+    /// `--draw-after`, or a proof of the result (`--exact-adjudication`);
+    /// the detail says which (see [`super::adjudication`]).
+    Adjudicated,
 }
 
 impl Reason {
@@ -47,12 +52,13 @@ impl Reason {
             Reason::Malformed => "malformed",
             Reason::Illegal => "illegal",
             Reason::Refused => "refused",
+            Reason::Adjudicated => "adjudicated",
         }
     }
 
     /// Whether an engine was at fault.
     pub fn is_fault(self) -> bool {
-        !matches!(self, Reason::Win | Reason::Draw)
+        !matches!(self, Reason::Win | Reason::Draw | Reason::Adjudicated)
     }
 }
 
@@ -71,6 +77,9 @@ pub struct GameSetup<'a> {
     /// A whole-game clock per side: told before every `genmove` as
     /// `set timeleft MS` (a `?` reply is fine); running out loses on time.
     pub match_time: Option<Duration>,
+    /// How games end early, if they do (`--draw-after`,
+    /// `--exact-adjudication`).
+    pub adjudication: &'a Adjudication,
 }
 
 /// How a game ended.
@@ -105,6 +114,19 @@ impl GameEnd {
             },
             fault_by: None,
             detail: None,
+            moves,
+            time,
+            replace: [false; 2],
+        }
+    }
+
+    /// A game ended by the referee's ruling, no one's fault.
+    pub fn adjudicated(ruling: Ruling, moves: Vec<Cell>, time: [Duration; 2]) -> GameEnd {
+        GameEnd {
+            winner: ruling.winner,
+            reason: Reason::Adjudicated,
+            fault_by: None,
+            detail: Some(ruling.detail),
             moves,
             time,
             replace: [false; 2],

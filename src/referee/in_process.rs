@@ -150,8 +150,8 @@ pub fn play_in_process(
         if let Some(f) = failed.take() {
             break Err(f);
         }
-        if let Some(outcome) = judge.board().outcome() {
-            break Ok(outcome.winner());
+        if let Some(ending) = judge.ending() {
+            break Ok(ending);
         }
         if cancel.load(Ordering::Relaxed) {
             return Err(Cancelled);

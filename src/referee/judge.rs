@@ -8,6 +8,7 @@
 //! A mode brings the reply and how long it took; how it got it (a pipe
 //! with a deadline, a call on the referee's own thread) is the mode's.
 
+use super::adjudication::{Adjudication, Ruling};
 use super::detail_text;
 use super::game::{Cancelled, GameEnd, GameSetup, Reason};
 use crate::protocol::MoveReply;
@@ -33,6 +34,14 @@ pub(super) enum Reply<'a> {
     Stopped(Stop),
 }
 
+/// How a game ended without a fault.
+pub(super) enum Ending {
+    /// On the board: the winner, `None` for a draw.
+    Board(Option<Player>),
+    /// By the referee's ruling.
+    Ruled(Ruling),
+}
+
 /// A game as the judge keeps it: the referee's board, the moves after the
 /// opening, each side's time and what is left on its clock, and the move
 /// each side has yet to be told.
@@ -47,11 +56,13 @@ pub(super) struct Judge<'b> {
     clock: [Option<Duration>; 2],
     /// The opponent's last move, for each side, not yet told to it.
     unseen: [Option<Cell>; 2],
+    /// How the game may end early; `None` when it may not.
+    adjudication: Option<&'b Adjudication>,
 }
 
 impl<'b> Judge<'b> {
     /// A game of `setup` on `board` (empty), its opening played.
-    pub fn new(board: &'b mut Board, setup: &GameSetup<'_>) -> Judge<'b> {
+    pub fn new(board: &'b mut Board, setup: &GameSetup<'b>) -> Judge<'b> {
         for &cell in setup.opening {
             // Openings are made legal by the scheduler; a bad one is a bug there.
             if board.try_play(cell).is_err() {
@@ -65,7 +76,17 @@ impl<'b> Judge<'b> {
             time: [Duration::ZERO; 2],
             clock: [setup.match_time; 2],
             unseen: [None, None],
+            adjudication: Some(setup.adjudication).filter(|a| a.is_on()),
         }
+    }
+
+    /// Whether the game has ended, on the board or by a ruling (asked
+    /// after every move, and before the first).
+    pub fn ending(&self) -> Option<Ending> {
+        if let Some(outcome) = self.board.outcome() {
+            return Some(Ending::Board(outcome.winner()));
+        }
+        self.adjudication?.rule(self.board).map(Ending::Ruled)
     }
 
     pub fn board(&self) -> &Board {
@@ -183,9 +204,10 @@ impl<'b> Judge<'b> {
 
     /// The game's end: played out (`Ok(winner)`, `None` for a draw), or
     /// lost by the side that stopped with a fault; Ctrl-C abandons it.
-    pub fn end(self, result: Result<Option<Player>, (Player, Stop)>) -> Result<GameEnd, Cancelled> {
+    pub fn end(self, result: Result<Ending, (Player, Stop)>) -> Result<GameEnd, Cancelled> {
         match result {
-            Ok(winner) => Ok(GameEnd::played_out(winner, self.moves, self.time)),
+            Ok(Ending::Board(winner)) => Ok(GameEnd::played_out(winner, self.moves, self.time)),
+            Ok(Ending::Ruled(ruling)) => Ok(GameEnd::adjudicated(ruling, self.moves, self.time)),
             Err((_, Stop::Cancelled)) => Err(Cancelled),
             Err((side, Stop::Fault(reason, detail))) => {
                 let mut end = GameEnd::forfeit(side, reason, detail);
@@ -202,6 +224,11 @@ mod tests {
     use super::*;
     use crate::rules::Geometry;
 
+    static NO_ADJUDICATION: Adjudication = Adjudication {
+        draw_after: None,
+        exact: None,
+    };
+
     fn setup(match_time: Option<Duration>) -> GameSetup<'static> {
         GameSetup {
             geometry: Geometry::TIC_TAC_TOE,
@@ -210,6 +237,7 @@ mod tests {
             movetime_ms: None,
             timeout: Duration::from_millis(1000),
             match_time,
+            adjudication: &NO_ADJUDICATION,
         }
     }
 

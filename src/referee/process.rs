@@ -266,8 +266,8 @@ pub fn play_game(
         if let Some(f) = setups.failed.take() {
             break Err(f);
         }
-        if let Some(outcome) = judge.board().outcome() {
-            break Ok(outcome.winner());
+        if let Some(ending) = judge.ending() {
+            break Ok(ending);
         }
         let side = judge.board().to_move();
         let engine = &mut *engines[side.index()];

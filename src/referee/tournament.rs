@@ -158,6 +158,7 @@ fn worker(shared: &Shared<'_>, mut players: impl Players) {
             movetime_ms: config.movetime_ms,
             timeout: config.timeout,
             match_time: config.match_time_ms.map(Duration::from_millis),
+            adjudication: &config.adjudication,
         };
         let played = match watcher {
             Some(w) => {
@@ -350,6 +351,7 @@ fn open_files(config: &Config) -> anyhow::Result<(Openings, Option<File>, Option
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let openings = Openings::new(&config.openings, config.geometry, config.seed)?;
+    config.adjudication.check_openings(&openings)?;
     if let Some(path) = &config.json {
         check_writable(path)?;
     }
