@@ -352,3 +352,183 @@ impl Vcf {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::{Geometry, Rule};
+    use rand::rngs::SmallRng;
+    use rand::{Rng, SeedableRng};
+
+    /// A position of `plies` random moves, undecided, or `None`.
+    fn random_position(geometry: Geometry, plies: usize, rng: &mut SmallRng) -> Option<Board> {
+        let mut board = Board::new(geometry);
+        for _ in 0..plies {
+            let legal: Vec<Cell> = board.legal_moves().collect();
+            if legal.is_empty() {
+                return None;
+            }
+            if board
+                .try_play(legal[rng.random_range(0..legal.len())])
+                .ok()?
+                .is_some()
+            {
+                return None;
+            }
+        }
+        Some(board)
+    }
+
+    /// Plays the proof out against every defence: the attacker takes the
+    /// first move of a fresh proof at each turn, the defender tries every
+    /// legal reply; every game must end in the attacker's K in a row.
+    /// Returns the games played out.
+    fn play_out(board: &mut Board, attacker: Player) -> usize {
+        assert_eq!(board.to_move(), attacker);
+        let line = vcf(board).expect("a proof holds at every turn of its line");
+        let outcome = board.try_play(line[0]).expect("a legal attacking move");
+        let games = match outcome {
+            Some(o) => {
+                assert_eq!(o.winner(), Some(attacker), "{board}");
+                1
+            }
+            None => {
+                let replies: Vec<Cell> = board.legal_moves().collect();
+                assert!(!replies.is_empty());
+                let mut games = 0;
+                for r in replies {
+                    let o = board.try_play(r).unwrap();
+                    assert!(
+                        o.is_none(),
+                        "the defender ended the game with {r}:\n{board}"
+                    );
+                    games += play_out(board, attacker);
+                    board.undo();
+                }
+                games
+            }
+        };
+        board.undo();
+        games
+    }
+
+    #[test]
+    fn every_forced_win_by_fours_is_one_the_solver_proves() {
+        let mut rng = SmallRng::seed_from_u64(11);
+        let mut solver = Solver::new(16);
+        let mut proofs = 0;
+        for (rows, cols, k, rule) in [
+            (6, 6, 4, Rule::Free),
+            (7, 7, 5, Rule::Free),
+            (8, 8, 5, Rule::Exact),
+            (6, 9, 4, Rule::Exact),
+        ] {
+            let g = Geometry::new(rows, cols, k, rule).unwrap();
+            for _ in 0..150 {
+                let plies = rng.random_range(6..(rows * cols) as usize - 8);
+                let Some(board) = random_position(g, plies, &mut rng) else {
+                    continue;
+                };
+                let Some(line) = vcf(&board) else { continue };
+                proofs += 1;
+                let me = board.to_move();
+                let report = solver.solve(&board, Budget::default()).unwrap();
+                assert!(
+                    matches!(report.value, Some(Value::Win(_))),
+                    "{me} to move, fours {line:?}, solver {:?}:\n{board}",
+                    report.value
+                );
+                // The line is legal and ends in the attacker's K in a row.
+                let mut b = board.clone();
+                for (i, &c) in line.iter().enumerate() {
+                    let o = b.try_play(c).unwrap();
+                    assert_eq!(o.is_some(), i + 1 == line.len(), "{line:?}\n{board}");
+                }
+                assert_eq!(b.outcome().and_then(|o| o.winner()), Some(me));
+            }
+        }
+        assert!(proofs > 40, "only {proofs} proofs found");
+    }
+
+    #[test]
+    fn a_proof_wins_against_every_defence_under_every_rule() {
+        let mut rng = SmallRng::seed_from_u64(5);
+        let mut proved = [0; 5];
+        for (i, rule) in Rule::ALL.into_iter().enumerate() {
+            let g = Geometry::new(9, 9, 5, rule).unwrap();
+            let mut tries = 0;
+            while proved[i] < 4 && tries < 400 {
+                tries += 1;
+                let Some(mut board) = random_position(g, rng.random_range(12..40), &mut rng) else {
+                    continue;
+                };
+                if vcf(&board).is_none() {
+                    continue;
+                }
+                let me = board.to_move();
+                assert!(play_out(&mut board, me) >= 1);
+                proved[i] += 1;
+            }
+        }
+        assert!(proved.iter().all(|&n| n >= 2), "{proved:?}");
+    }
+
+    #[test]
+    fn counter_fours_and_double_fours_are_taken_into_account() {
+        let g = Geometry::new(9, 9, 5, Rule::Free).unwrap();
+        let play = |cells: &[(u8, u8)]| {
+            let mut b = Board::new(g);
+            for &(r, c) in cells {
+                assert!(b.try_play(Cell::new(r - 1, c - 1)).unwrap().is_none());
+            }
+            b
+        };
+        // X to move with a four to make, but O already has four in a row
+        // open at one end: X must block at once, and the block is no four.
+        let b = play(&[
+            (5, 1),
+            (1, 1),
+            (5, 2),
+            (1, 2),
+            (5, 3),
+            (1, 3),
+            (9, 9),
+            (1, 4),
+        ]);
+        assert_eq!(vcf(&b), None);
+        // Without O's four X wins by fours: an open three on row 5 becomes
+        // an open four.
+        let b = play(&[(5, 2), (1, 1), (5, 3), (1, 3), (5, 4), (9, 9)]);
+        let line = vcf(&b).expect("an open four");
+        assert_eq!(line.len(), 3, "{line:?}");
+    }
+
+    #[test]
+    fn the_solver_rules_once_few_cells_are_empty() {
+        let a = Adjudication {
+            draw_after: None,
+            exact: Some(ExactAdjudication { solver_empties: 9 }),
+        };
+        let board = Board::new(Geometry::TIC_TAC_TOE);
+        let ruling = a.rule(&board).unwrap();
+        assert_eq!(ruling.winner, None);
+        assert!(
+            ruling
+                .detail
+                .starts_with("proof: the solver: a draw with best play"),
+            "{}",
+            ruling.detail
+        );
+        // An edge reply to the centre loses for O (3x3: a known result).
+        let mut b = Board::new(Geometry::TIC_TAC_TOE);
+        b.try_play(Cell::new(1, 1)).unwrap();
+        b.try_play(Cell::new(0, 1)).unwrap();
+        let ruling = a.rule(&b).unwrap();
+        assert_eq!(ruling.winner, Some(Player::X), "{}", ruling.detail);
+        // Under renju the solver is not asked; no fours: nothing ruled.
+        let renju = Geometry::new(15, 15, 5, Rule::Renju).unwrap();
+        assert_eq!(a.rule(&Board::new(renju)), None);
+        assert_eq!(kind_index(Some(&ruling.detail)), 1);
+        assert_eq!(kind_index(Some("draw-after: 9 stones")), 0);
+    }
+}
