@@ -194,11 +194,63 @@ struct Vcf {
     line: Vec<Cell>,
 }
 
+/// The empty squares of every line of K cells that holds no stone of
+/// `p`'s opponent and at least `need` of `p`'s: a superset of the squares
+/// where a stone of `p`'s makes K in a row (`need` = K - 1) or a new threat
+/// of it (`need` = K - 2), under every rule, since a winning run of K or
+/// more holds such a line through the square. In row-major order.
+fn squares_in_lines(board: &Board, p: Player, need: usize) -> Vec<usize> {
+    let g = board.geometry();
+    let (rows, cols, k) = (g.rows() as i32, g.cols() as i32, g.k() as i32);
+    let mut marked = vec![false; rows as usize * cols as usize];
+    let at = |r: i32, c: i32| board.stone_at(Cell::new(r as u8, c as u8));
+    for (dr, dc) in [(0, 1), (1, 0), (1, 1), (1, -1)] {
+        for r in 0..rows {
+            for c in 0..cols {
+                let (er, ec) = (r + dr * (k - 1), c + dc * (k - 1));
+                if !(0..rows).contains(&er) || !(0..cols).contains(&ec) {
+                    continue;
+                }
+                let mut mine = 0;
+                let mut clear = true;
+                for i in 0..k {
+                    match at(r + dr * i, c + dc * i) {
+                        Some(q) if q == p => mine += 1,
+                        Some(_) => {
+                            clear = false;
+                            break;
+                        }
+                        None => {}
+                    }
+                }
+                if clear && mine >= need {
+                    for i in 0..k {
+                        let (rr, cc) = (r + dr * i, c + dc * i);
+                        if at(rr, cc).is_none() {
+                            marked[(rr * cols + cc) as usize] = true;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (0..marked.len())
+        .filter(|&i| marked[i])
+        .map(|i| {
+            board.square(Cell::new(
+                (i / cols as usize) as u8,
+                (i % cols as usize) as u8,
+            ))
+        })
+        .collect()
+}
+
 /// The legal squares where the side to move would make K in a row at once.
 fn winning_squares(board: &Board) -> Vec<usize> {
     let me = board.to_move();
-    board
-        .squares()
+    let need = board.geometry().k().saturating_sub(1);
+    squares_in_lines(board, me, need)
+        .into_iter()
         .filter(|&s| board.is_legal_square(s) && board.wins_through(s, me))
         .collect()
 }
@@ -208,12 +260,11 @@ fn winning_squares(board: &Board) -> Vec<usize> {
 fn defender_wins(board: &Board) -> Vec<usize> {
     let them = board.to_move().other();
     let guarded = board.geometry().rule().forbids(them);
-    board
-        .squares()
+    let need = board.geometry().k().saturating_sub(1);
+    squares_in_lines(board, them, need)
+        .into_iter()
         .filter(|&s| {
-            board.stone_on(s).is_none()
-                && board.wins_through(s, them)
-                && !(guarded && board.forbidden_square(s).is_some())
+            board.wins_through(s, them) && !(guarded && board.forbidden_square(s).is_some())
         })
         .collect()
 }

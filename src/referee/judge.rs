@@ -80,6 +80,12 @@ impl<'b> Judge<'b> {
         }
     }
 
+    /// Whether games may end by a ruling (which takes time no side is to
+    /// be charged for).
+    pub fn adjudicates(&self) -> bool {
+        self.adjudication.is_some()
+    }
+
     /// Whether the game has ended, on the board or by a ruling (asked
     /// after every move, and before the first).
     pub fn ending(&self) -> Option<Ending> {
