@@ -41,7 +41,7 @@ pub const DEFAULT_SOLVER_EMPTIES: usize = 24;
 const VCF_DEPTH: usize = 10;
 /// Positions the search for a forced win visits at most per ply: the same
 /// bound on every machine, so the same games end the same way.
-const VCF_NODES: u64 = 5_000;
+const VCF_NODES: u64 = 1_000;
 /// The plies of a solver's proof written into the record.
 const SOLVER_LINE: usize = 16;
 
