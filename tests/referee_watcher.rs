@@ -103,6 +103,7 @@ fn a_watcher_hears_every_start_move_and_end() {
         rounds: 1,
         settings: Vec::new(),
         time_margin: Duration::ZERO,
+        adjudication: Default::default(),
     };
     let recorder = Recorder::default();
     let outcome =

@@ -48,6 +48,27 @@ pub struct RunArgs {
     /// with the seed).
     #[arg(long, value_name = "ORDER", requires = "openings_file", value_parser = parse_order)]
     pub openings_order: Option<OpeningOrder>,
+    // Openings in other notations and games ended early: one block, kept
+    // together (see adjudication.rs and opening_formats.rs).
+    /// Play --openings-file's lines in the board's symmetries: each pass
+    /// through the file in the next one (8 on a square board, 4 otherwise),
+    /// as c-gomoku-cli's -transform.
+    #[arg(long, requires = "openings_file")]
+    pub openings_transform: bool,
+    /// Adjudicate a game as a draw once this many stones (the opening's
+    /// included) are on the board, as c-gomoku-cli's -drawafter.
+    #[arg(long, value_name = "PLIES", value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub draw_after: Option<u32>,
+    /// End a game when its result is proved: by the exact solver once at
+    /// most --solver-empties cells are empty (boards of up to 64 cells,
+    /// free and exact rules), or by a forced win by fours for the side to
+    /// move, found by the referee's own search. Never on less than a proof.
+    #[arg(long)]
+    pub exact_adjudication: bool,
+    /// With --exact-adjudication: ask the solver once at most this many
+    /// cells are empty (default 24).
+    #[arg(long, value_name = "N", requires = "exact_adjudication", value_parser = clap::value_parser!(u32).range(0..=64))]
+    pub solver_empties: Option<u32>,
     #[command(flatten)]
     pub shape: ShapeArgs,
     /// Games played at once, each with its own engine processes (default:

@@ -4,6 +4,7 @@
 //! [`ConfigError`]; [`Config::check`] holds the rules between flags, for a
 //! configuration built otherwise too.
 
+use super::adjudication::{Adjudication, ExactAdjudication, DEFAULT_SOLVER_EMPTIES};
 use super::args::RunArgs;
 use super::engine_settings::{EngineSettings, Setting, SettingsFlags};
 use super::files;
@@ -99,6 +100,8 @@ pub struct Config {
     pub settings: Vec<EngineSettings>,
     /// A reply this much past a side's clock still counts.
     pub time_margin: Duration,
+    /// How games end early (`--draw-after`, `--exact-adjudication`).
+    pub adjudication: Adjudication,
 }
 
 impl Config {
@@ -232,6 +235,7 @@ impl Config {
             Some(path) => OpeningSource::File {
                 path,
                 order: args.openings_order.unwrap_or_default(),
+                transform: args.openings_transform,
             },
             None => OpeningSource::Random {
                 plies: args
@@ -312,6 +316,14 @@ impl Config {
             rounds: args.rounds,
             settings,
             time_margin: Duration::from_millis(args.time_margin),
+            adjudication: Adjudication {
+                draw_after: args.draw_after.map(|n| n as usize),
+                exact: args.exact_adjudication.then(|| ExactAdjudication {
+                    solver_empties: args
+                        .solver_empties
+                        .map_or(DEFAULT_SOLVER_EMPTIES, |n| n as usize),
+                }),
+            },
         };
         config.check()?;
         let cannot_start = |e: anyhow::Error| ConfigError::CannotStart(format!("{e:#}"));
@@ -366,6 +378,7 @@ impl Config {
             openings: openings.description().to_string(),
             openings_fingerprint: fingerprint,
             sprt: self.sprt,
+            adjudication: self.adjudication.description(),
             referee: env!("CARGO_PKG_VERSION").to_string(),
             tournament: self.tournament,
             time_margin_ms: self.time_margin.as_millis() as u64,

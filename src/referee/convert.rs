@@ -19,6 +19,13 @@ pub fn ending(reason: Reason, winner: Option<Player>, detail: Option<&str>) -> E
     match (reason, winner) {
         (Reason::Win, Some(w)) => Ending::Win(w),
         (Reason::Draw, _) => Ending::Draw,
+        (Reason::Adjudicated, None) => Ending::Draw,
+        // A proved win: written as a win by the ruling, with its proof.
+        (Reason::Adjudicated, Some(w)) => Ending::Forfeit {
+            winner: w,
+            reason: reason.name().to_string(),
+            detail: detail.map(str::to_string),
+        },
         (reason, Some(w)) if reason.is_fault() => Ending::Forfeit {
             winner: w,
             reason: reason.name().to_string(),

@@ -3,6 +3,7 @@
 //! referee's thread): what it needs besides its engines, why it ended and
 //! how.
 
+use super::adjudication::{Adjudication, Ruling};
 use super::engine_settings::Clock;
 use crate::protocol::Command;
 use crate::rules::{Cell, Geometry, Player};
@@ -27,6 +28,10 @@ pub enum Reason {
     Illegal,
     /// `?` to `genmove`, or to a legal `newgame`/`move`.
     Refused,
+    /// Ended by the referee before the board ended it, no engine's fault:
+    /// `--draw-after`, or a proof of the result (`--exact-adjudication`);
+    /// the detail says which (see [`super::adjudication`]).
+    Adjudicated,
 }
 
 impl Reason {
@@ -49,12 +54,13 @@ impl Reason {
             Reason::Malformed => "malformed",
             Reason::Illegal => "illegal",
             Reason::Refused => "refused",
+            Reason::Adjudicated => "adjudicated",
         }
     }
 
     /// Whether an engine was at fault.
     pub fn is_fault(self) -> bool {
-        !matches!(self, Reason::Win | Reason::Draw)
+        !matches!(self, Reason::Win | Reason::Draw | Reason::Adjudicated)
     }
 }
 
@@ -72,6 +78,9 @@ pub struct GameSetup<'a> {
     pub sides: [SideSetup<'a>; 2],
     /// A reply this much past a side's clock still counts.
     pub time_margin: Duration,
+    /// How games end early, if they do (`--draw-after`,
+    /// `--exact-adjudication`).
+    pub adjudication: &'a Adjudication,
 }
 
 /// One side's own part of a game's set-up.
@@ -119,6 +128,19 @@ impl GameEnd {
             },
             fault_by: None,
             detail: None,
+            moves,
+            time,
+            replace: [false; 2],
+        }
+    }
+
+    /// A game ended by the referee's ruling, no one's fault.
+    pub fn adjudicated(ruling: Ruling, moves: Vec<Cell>, time: [Duration; 2]) -> GameEnd {
+        GameEnd {
+            winner: ruling.winner,
+            reason: Reason::Adjudicated,
+            fault_by: None,
+            detail: Some(ruling.detail),
             moves,
             time,
             replace: [false; 2],

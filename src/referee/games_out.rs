@@ -102,6 +102,10 @@ pub struct RunLine {
     /// before the schedule does).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub sprt: Option<super::stats::Sprt>,
+    /// How games end early (`--draw-after`, `--exact-adjudication`), when
+    /// they may.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adjudication: Option<String>,
     /// The referee that wrote the line.
     pub referee: String,
     /// Who plays whom; left out for a round robin.

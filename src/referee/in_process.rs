@@ -152,8 +152,13 @@ pub fn play_in_process(
         if let Some(f) = failed.take() {
             break Err(f);
         }
-        if let Some(outcome) = judge.board().outcome() {
-            break Ok(outcome.winner());
+        // The time a ruling takes is the referee's, not the next side's.
+        let ruling_from = judge.adjudicates().then(Instant::now);
+        if let Some(ending) = judge.ending() {
+            break Ok(ending);
+        }
+        if let Some(from) = ruling_from {
+            ply_start += from.elapsed();
         }
         if cancel.load(Ordering::Relaxed) {
             return Err(Cancelled);

@@ -8,6 +8,7 @@
 //! A mode brings the reply and how long it took; how it got it (a pipe
 //! with a deadline, a call on the referee's own thread) is the mode's.
 
+use super::adjudication::{Adjudication, Ruling};
 use super::detail_text;
 use super::game::{Cancelled, GameEnd, GameSetup, Reason};
 use crate::protocol::MoveReply;
@@ -33,6 +34,14 @@ pub(super) enum Reply<'a> {
     Stopped(Stop),
 }
 
+/// How a game ended without a fault.
+pub(super) enum Ending {
+    /// On the board: the winner, `None` for a draw.
+    Board(Option<Player>),
+    /// By the referee's ruling.
+    Ruled(Ruling),
+}
+
 /// A game as the judge keeps it: the referee's board, the moves after the
 /// opening, each side's time and what is left on its clock, and the move
 /// each side has yet to be told.
@@ -51,11 +60,13 @@ pub(super) struct Judge<'b> {
     margin: Duration,
     /// The opponent's last move, for each side, not yet told to it.
     unseen: [Option<Cell>; 2],
+    /// How the game may end early; `None` when it may not.
+    adjudication: Option<&'b Adjudication>,
 }
 
 impl<'b> Judge<'b> {
     /// A game of `setup` on `board` (empty), its opening played.
-    pub fn new(board: &'b mut Board, setup: &GameSetup<'_>) -> Judge<'b> {
+    pub fn new(board: &'b mut Board, setup: &GameSetup<'b>) -> Judge<'b> {
         for &cell in setup.opening {
             // Openings are made legal by the scheduler; a bad one is a bug there.
             if board.try_play(cell).is_err() {
@@ -73,7 +84,23 @@ impl<'b> Judge<'b> {
                 .map(|s| s.clock.map_or(Duration::ZERO, |c| c.increment())),
             margin: setup.time_margin,
             unseen: [None, None],
+            adjudication: Some(setup.adjudication).filter(|a| a.is_on()),
         }
+    }
+
+    /// Whether games may end by a ruling (which takes time no side is to
+    /// be charged for).
+    pub fn adjudicates(&self) -> bool {
+        self.adjudication.is_some()
+    }
+
+    /// Whether the game has ended, on the board or by a ruling (asked
+    /// after every move, and before the first).
+    pub fn ending(&self) -> Option<Ending> {
+        if let Some(outcome) = self.board.outcome() {
+            return Some(Ending::Board(outcome.winner()));
+        }
+        self.adjudication?.rule(self.board).map(Ending::Ruled)
     }
 
     pub fn board(&self) -> &Board {
@@ -197,9 +224,10 @@ impl<'b> Judge<'b> {
 
     /// The game's end: played out (`Ok(winner)`, `None` for a draw), or
     /// lost by the side that stopped with a fault; Ctrl-C abandons it.
-    pub fn end(self, result: Result<Option<Player>, (Player, Stop)>) -> Result<GameEnd, Cancelled> {
+    pub fn end(self, result: Result<Ending, (Player, Stop)>) -> Result<GameEnd, Cancelled> {
         match result {
-            Ok(winner) => Ok(GameEnd::played_out(winner, self.moves, self.time)),
+            Ok(Ending::Board(winner)) => Ok(GameEnd::played_out(winner, self.moves, self.time)),
+            Ok(Ending::Ruled(ruling)) => Ok(GameEnd::adjudicated(ruling, self.moves, self.time)),
             Err((_, Stop::Cancelled)) => Err(Cancelled),
             Err((side, Stop::Fault(reason, detail))) => {
                 let mut end = GameEnd::forfeit(side, reason, detail);
@@ -218,6 +246,11 @@ mod tests {
     use crate::referee::game::SideSetup;
     use crate::rules::Geometry;
 
+    static NO_ADJUDICATION: Adjudication = Adjudication {
+        draw_after: None,
+        exact: None,
+    };
+
     fn setup(match_time: Option<Duration>) -> GameSetup<'static> {
         let clock = match_time.map(|t| Clock {
             base_ms: t.as_millis() as u64,
@@ -233,6 +266,7 @@ mod tests {
                 clock,
             }; 2],
             time_margin: Duration::ZERO,
+            adjudication: &NO_ADJUDICATION,
         }
     }
 

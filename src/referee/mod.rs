@@ -23,6 +23,8 @@
 //! - [`in_process`]: one game between built-in bots on the referee's own
 //!   thread (`--in-process`), every move checked the same way.
 //! - `judge`: the clocks and the verdict on every reply, for both.
+//! - [`adjudication`]: games ended early (`--draw-after`), and on proofs only
+//!   (`--exact-adjudication`).
 //!
 //! Records, reports and what they rest on:
 //! - [`games_out`]: the game records of `--games-out`, written and read back
@@ -38,10 +40,13 @@
 //! - [`report`]: per-pairing tallies, the text report and the JSON summary.
 //! - [`stats`]: the statistics as pure functions.
 //! - [`openings`]: random openings and openings files.
+//! - [`opening_formats`]: the notations of openings files (kinrow's, Gomocup's
+//!   offsets, `pos`) and the board's symmetries (`--openings-transform`).
 //! - [`shard`]: `--shard I/N`, a slice of a run's schedule.
 //! - [`files`]: input files read within bounds; outputs that must differ.
 //! - [`watch`]: the events of a running tournament, for those who watch.
 
+pub mod adjudication;
 pub mod args;
 mod books;
 mod config;
@@ -54,6 +59,7 @@ pub mod games_out;
 pub mod in_process;
 mod judge;
 pub mod merge;
+pub mod opening_formats;
 pub mod openings;
 mod players;
 pub mod process;

@@ -4,8 +4,9 @@
 //! an openings file.
 
 use super::files;
+use super::opening_formats::{Notation, Symmetry};
 use super::seeds::{derive_seed, Stream};
-use crate::rules::{parse_coordinate, Board, Cell, Geometry};
+use crate::rules::{Board, Cell, Geometry};
 use anyhow::Context;
 use std::borrow::Cow;
 use std::fmt;
@@ -18,7 +19,13 @@ pub enum OpeningSource {
     /// This many random plies per round, from the run's seed.
     Random { plies: usize },
     /// The lines of an openings file (see [`parse_openings`]).
-    File { path: PathBuf, order: OpeningOrder },
+    File {
+        path: PathBuf,
+        order: OpeningOrder,
+        /// Each pass through the file plays its openings in the next of
+        /// the board's symmetries (`--openings-transform`).
+        transform: bool,
+    },
 }
 
 /// The order in which the lines of an openings file are used.
@@ -160,30 +167,16 @@ fn parse_line(raw: &str, line: usize, board: &mut Board) -> Result<bool, BookErr
         message,
     };
     let content = raw.split('#').next().unwrap_or("");
-    let words: Vec<&str> = content.split_whitespace().collect();
-    if words.is_empty() {
+    if content.trim().is_empty() {
         return Ok(false);
     }
-    if !words.len().is_multiple_of(2) {
-        return Err(err(format!(
-            "{} numbers: expected pairs of row and column",
-            words.len()
-        )));
-    }
+    let notation = Notation::of_line(content);
+    let cells = notation
+        .read(content, geometry)
+        .map_err(|e| err(format!("{e} (read as {})", notation.name())))?;
     board.clear();
-    for (n, pair) in words.chunks(2).enumerate() {
+    for (n, &cell) in cells.iter().enumerate() {
         let stone = n + 1;
-        let (r, c) = match (parse_coordinate(pair[0]), parse_coordinate(pair[1])) {
-            (Ok(r), Ok(c)) => (r, c),
-            (Err(e), _) | (_, Err(e)) => return Err(err(format!("stone {stone}: {e}"))),
-        };
-        let cell = Cell::from_one_based(r, c).ok_or_else(|| {
-            err(format!(
-                "stone {stone}: {r} {c} is off the {}x{} board",
-                geometry.rows(),
-                geometry.cols()
-            ))
-        })?;
         match board.try_play(cell) {
             Err(e) => return Err(err(format!("stone {stone}: {e}"))),
             Ok(Some(outcome)) => {
@@ -194,7 +187,24 @@ fn parse_line(raw: &str, line: usize, board: &mut Board) -> Result<bool, BookErr
             Ok(None) => {}
         }
     }
+    if let Some(win) = win_in_one(board) {
+        return Err(err(format!(
+            "already decided: {} to move makes {} in a row at {win}; an opening must leave the game undecided",
+            board.to_move(),
+            geometry.k()
+        )));
+    }
     Ok(true)
+}
+
+/// A move that wins at once for the side to move, if there is one: an
+/// opening that leaves one is decided before the engines play.
+fn win_in_one(board: &Board) -> Option<Cell> {
+    let me = board.to_move();
+    board
+        .squares()
+        .find(|&s| board.is_legal_square(s) && board.wins_through(s, me))
+        .map(|s| board.cell_of(s))
 }
 
 /// Openings stored one after another: a file of millions of short lines
@@ -269,6 +279,10 @@ pub struct Openings {
     cycle: Option<Vec<u32>>,
     /// How the openings were made, for the report's head.
     description: String,
+    /// The symmetries the passes through a file's lines take in turn
+    /// (`--openings-transform`); empty: the lines as written.
+    symmetries: &'static [Symmetry],
+    geometry: Geometry,
 }
 
 impl Openings {
@@ -288,9 +302,15 @@ impl Openings {
                         "{plies} opening {}",
                         if *plies == 1 { "ply" } else { "plies" }
                     ),
+                    symmetries: &[],
+                    geometry,
                 })
             }
-            OpeningSource::File { path, order } => {
+            OpeningSource::File {
+                path,
+                order,
+                transform,
+            } => {
                 let lines = Book::read(path, geometry)?;
                 let cycle = match order {
                     OpeningOrder::Sequential => None,
@@ -305,8 +325,13 @@ impl Openings {
                         Some(cycle)
                     }
                 };
+                let symmetries = if *transform {
+                    Symmetry::of(geometry)
+                } else {
+                    &[]
+                };
                 let description = format!(
-                    "{} {} from {}{}",
+                    "{} {} from {}{}{}",
                     lines.len(),
                     if lines.len() == 1 {
                         "opening"
@@ -314,13 +339,20 @@ impl Openings {
                         "openings"
                     },
                     path.display(),
-                    if cycle.is_some() { " shuffled" } else { "" }
+                    if cycle.is_some() { " shuffled" } else { "" },
+                    if *transform {
+                        format!(", each in {} symmetries", symmetries.len())
+                    } else {
+                        String::new()
+                    }
                 );
                 Ok(Openings {
                     random: None,
                     lines,
                     cycle,
                     description,
+                    symmetries,
+                    geometry,
                 })
             }
         }
@@ -338,11 +370,34 @@ impl Openings {
                 Err(_) => Cow::Borrowed(self.lines.get(0).unwrap_or(&[])),
             };
         }
+        let count = self.lines.len().max(1);
         let line = match &self.cycle {
             Some(cycle) if !cycle.is_empty() => cycle[round % cycle.len()] as usize,
-            _ => round % self.lines.len().max(1),
+            _ => round % count,
         };
-        Cow::Borrowed(self.lines.get(line).unwrap_or(&[]))
+        let cells = self.lines.get(line).unwrap_or(&[]);
+        // Pass p through the lines takes symmetry p (mod their number), as
+        // c-gomoku-cli's -transform does.
+        match self
+            .symmetries
+            .get((round / count) % self.symmetries.len().max(1))
+        {
+            Some(&s) if s != Symmetry::IDENTITY => {
+                Cow::Owned(cells.iter().map(|&c| s.apply(c, self.geometry)).collect())
+            }
+            _ => Cow::Borrowed(cells),
+        }
+    }
+
+    /// The most stones an opening of this run has.
+    pub fn longest(&self) -> usize {
+        match self.random {
+            Some((_, plies, _)) => plies,
+            None => (0..self.lines.len())
+                .map(|i| self.lines.get(i).map_or(0, <[Cell]>::len))
+                .max()
+                .unwrap_or(0),
+        }
     }
 
     /// How the openings were made: `1 opening ply`, `5 openings from FILE`.
@@ -358,6 +413,13 @@ impl Openings {
         if let Some((_, plies, _)) = self.random {
             return format!("random {plies}");
         }
+        // Runs without --openings-transform keep the fingerprint they had
+        // before it existed.
+        let transform = if self.symmetries.is_empty() {
+            String::new()
+        } else {
+            format!(" transform {}", self.symmetries.len())
+        };
         let order: Box<dyn Iterator<Item = u32>> = match &self.cycle {
             Some(cycle) => Box::new(cycle.iter().copied()),
             None => Box::new(0..self.lines.ends.len() as u32),
@@ -369,7 +431,7 @@ impl Openings {
                 .map(|c| u64::from(c.row) << 8 | u64::from(c.col))
                 .chain([u64::MAX])
         });
-        format!("file {:016x}", super::seeds::digest(words))
+        format!("file {:016x}{transform}", super::seeds::digest(words))
     }
 }
 
@@ -439,6 +501,16 @@ mod tests {
         assert!(msg.contains("stone 5 (1 3) ends the game (win X"), "{msg}");
         assert!(line_of("1 1 2").1.contains("3 numbers"));
         assert!(line_of("1 b").1.contains("'b' is not a number"));
+        assert!(line_of("1 -2")
+            .1
+            .contains("offsets are written with commas"));
+        // Decided before the engines play: X to move has a win in one.
+        let (line, msg) = line_of("2 2\n1 1 2 1 1 2 2 2\n");
+        assert_eq!(line, Some(2));
+        assert!(
+            msg.contains("already decided: X to move makes 3 in a row at 1 3"),
+            "{msg}"
+        );
         assert!(line_of("0 1").1.contains("0 1 is off the 3x3 board"));
         assert!(line_of("99999999999 1").1.contains("off the 3x3 board"));
         assert_eq!(line_of("# nothing\n\n").0, None);
@@ -462,6 +534,7 @@ mod tests {
         let source = |order| OpeningSource::File {
             path: path.clone(),
             order,
+            transform: false,
         };
         let seq = Openings::new(&source(OpeningOrder::Sequential), g, 1).unwrap();
         let first: Vec<Cell> = (0..12).map(|r| seq.round(r)[0]).collect();

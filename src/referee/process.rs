@@ -144,7 +144,14 @@ struct Setups {
 impl Setups {
     /// Sends the side to move its set-up with its first `genmove` (unless
     /// the opening ended the game), and holds the other's.
-    fn send(engines: &mut [&mut EngineLink; 2], setup: &GameSetup<'_>, board: &Board) -> Setups {
+    /// `over`: the game ends before its first move (its opening ended
+    /// it, or a ruling did), so no `genmove` goes out.
+    fn send(
+        engines: &mut [&mut EngineLink; 2],
+        setup: &GameSetup<'_>,
+        board: &Board,
+        over: bool,
+    ) -> Setups {
         let first = board.to_move();
         let mut setups = Setups {
             pending: [true; 2],
@@ -159,7 +166,7 @@ impl Setups {
                 setups.held[i] = Some(requests);
                 continue;
             }
-            if !board.is_over() {
+            if !over {
                 push_turn(&mut requests, None, setup.sides[i].clock.map(|c| c.base()));
             }
             if let Some(stop) = unasked(engines[i]) {
@@ -260,15 +267,18 @@ pub fn play_game(
 ) -> Result<GameEnd, Cancelled> {
     let mut board = Board::new(setup.geometry);
     let mut judge = Judge::new(&mut board, setup);
-    let mut setups = Setups::send(&mut engines, setup, judge.board());
+    // Asked once a move (and before the first): the game's end, on the
+    // board or by a ruling.
+    let mut ending = judge.ending();
+    let mut setups = Setups::send(&mut engines, setup, judge.board(), ending.is_some());
     let mut buf: Vec<Command> = Vec::with_capacity(8);
     let mut ply = 0usize;
     let result = loop {
         if let Some(f) = setups.failed.take() {
             break Err(f);
         }
-        if let Some(outcome) = judge.board().outcome() {
-            break Ok(outcome.winner());
+        if let Some(ending) = ending.take() {
+            break Ok(ending);
         }
         let side = judge.board().to_move();
         let engine = &mut *engines[side.index()];
@@ -311,6 +321,7 @@ pub fn play_game(
         if let Err(stop) = judge.rule(side, reply, used, on_move) {
             break Err((side, stop));
         }
+        ending = judge.ending();
     };
     let mut end = judge.end(result)?;
     setups.settle(&mut engines, setup, &mut end)?;

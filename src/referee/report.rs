@@ -42,6 +42,8 @@ pub struct PairingTally {
     pub penta: Pentanomial,
     /// Faults by reason, and by which engine (0 = a, 1 = b).
     pub faults: [BTreeMap<Reason, u64>; 2],
+    /// Games ended by adjudication, by kind ([`super::adjudication::KINDS`]).
+    pub adjudicated: [u64; 2],
     /// First game of a pair still waiting for its partner: pair → a's score.
     open_pairs: HashMap<usize, f64, BuildHasherDefault<PairHasher>>,
 }
@@ -66,6 +68,7 @@ impl Clone for PairingTally {
             a_as_o,
             penta,
             faults,
+            adjudicated,
             open_pairs,
         } = source;
         (
@@ -75,7 +78,8 @@ impl Clone for PairingTally {
             self.a_as_x,
             self.a_as_o,
             self.penta,
-        ) = (*a, *b, *wdl, *a_as_x, *a_as_o, *penta);
+            self.adjudicated,
+        ) = (*a, *b, *wdl, *a_as_x, *a_as_o, *penta, *adjudicated);
         self.faults.clone_from(faults);
         self.open_pairs.clone_from(open_pairs);
     }
@@ -99,6 +103,7 @@ impl PairingTally {
             a_as_o: Wdl::default(),
             penta: Pentanomial::default(),
             faults: [BTreeMap::new(), BTreeMap::new()],
+            adjudicated: [0; 2],
             open_pairs: HashMap::default(),
         }
     }
@@ -119,6 +124,10 @@ impl PairingTally {
             let who = usize::from(side != a_side);
             *self.faults[who].entry(end.reason).or_insert(0) += 1;
         }
+        if end.reason == Reason::Adjudicated {
+            let kind = super::adjudication::kind_index(end.detail.as_deref());
+            self.adjudicated[kind] += 1;
+        }
         match self.open_pairs.remove(&pair) {
             Some(first) => {
                 self.penta.add_pair(first, a_score);
@@ -129,6 +138,15 @@ impl PairingTally {
                 false
             }
         }
+    }
+
+    /// Games ended by adjudication, by kind, the kinds that happened.
+    pub fn adjudication_counts(&self) -> BTreeMap<&'static str, u64> {
+        super::adjudication::KINDS
+            .into_iter()
+            .zip(self.adjudicated)
+            .filter(|&(_, n)| n > 0)
+            .collect()
     }
 
     /// Faults by reason, both engines together.
@@ -327,6 +345,10 @@ pub struct PairingSummary {
     pub pentanomial: Pentanomial,
     pub faults: BTreeMap<&'static str, u64>,
     pub faults_by: BTreeMap<String, BTreeMap<&'static str, u64>>,
+    /// Games ended by adjudication, by kind (`draw-after`, `proof`); absent
+    /// when none were.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub adjudicated: BTreeMap<&'static str, u64>,
 }
 
 /// Builds the JSON summary.
@@ -365,6 +387,7 @@ pub fn summary<'a>(
                 pentanomial: t.penta,
                 faults: t.fault_counts(),
                 faults_by,
+                adjudicated: t.adjudication_counts(),
             }
         })
         .collect();
@@ -623,6 +646,14 @@ fn pairing<'n>(out: &mut String, t: &PairingTally, name: impl Fn(usize) -> &'n s
         faults.join(", ")
     };
     let _ = writeln!(out, "  faults: {faults}");
+    let adjudicated = t.adjudication_counts();
+    if !adjudicated.is_empty() {
+        let kinds: Vec<String> = adjudicated
+            .iter()
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect();
+        let _ = writeln!(out, "  adjudicated: {}", kinds.join(", "));
+    }
 }
 
 fn ranking(out: &mut String, engines: &[EngineInfo], tallies: &[PairingTally]) {

@@ -204,6 +204,13 @@ pub(super) fn run_difference(theirs: &RunLine, ours: &RunLine) -> Option<String>
             "openings '{}' ({}), not '{}' ({})",
             theirs.openings, theirs.openings_fingerprint, ours.openings, ours.openings_fingerprint
         ))
+    } else if theirs.adjudication != ours.adjudication {
+        let said = |a: &Option<String>| a.clone().unwrap_or_else(|| "no adjudication".into());
+        Some(format!(
+            "games ended by {}, not {}",
+            said(&theirs.adjudication),
+            said(&ours.adjudication)
+        ))
     } else if theirs.run != ours.run {
         Some(format!("run {}, not {}", theirs.run, ours.run))
     } else {
@@ -262,6 +269,8 @@ fn check_record(
             fault_by.is_none() && winner.is_some() && outcome.and_then(|o| o.winner()) == winner
         }
         Reason::Draw => fault_by.is_none() && winner.is_none() && outcome == Some(Outcome::Draw),
+        // Ended by the referee while the board was still open.
+        Reason::Adjudicated => fault_by.is_none() && outcome.is_none(),
         _ => fault_by.is_some() && winner == fault_by.map(Player::other) && outcome.is_none(),
     };
     if !adds_up {

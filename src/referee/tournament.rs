@@ -164,6 +164,7 @@ fn worker(shared: &Shared<'_>, mut players: impl Players) {
                 clock: config.settings_of(e).clock,
             }),
             time_margin: config.time_margin,
+            adjudication: &config.adjudication,
         };
         let played = match watcher {
             Some(w) => {
@@ -365,6 +366,7 @@ fn open_files(config: &Config) -> anyhow::Result<(Openings, Option<File>, Option
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
     }
     let openings = Openings::new(&config.openings, config.geometry, config.seed)?;
+    config.adjudication.check_openings(&openings)?;
     if let Some(path) = &config.json {
         check_writable(path)?;
     }
