@@ -140,6 +140,31 @@ impl Games {
         self.engines.len() - 1
     }
 
+    /// The same games in an order of their own (engines by name, meetings
+    /// by their engines'), so that the fit's sums, to the last digit, do
+    /// not depend on the order the games were read in (files, shards,
+    /// games finishing under concurrency).
+    fn canonical(&self) -> Games {
+        let mut names: Vec<usize> = (0..self.engines.len()).collect();
+        names.sort_by(|&a, &b| self.engines[a].cmp(&self.engines[b]));
+        let mut g = Games::default();
+        for &i in &names {
+            g.engine(&self.engines[i]);
+            g.tally[g.engines.len() - 1] = self.tally[i];
+        }
+        let mut meetings = self.meetings.clone();
+        meetings.sort_by(|a, b| {
+            let key = |m: &Meeting| (&self.engines[m.x], &self.engines[m.o]);
+            key(a).cmp(&key(b))
+        });
+        for m in meetings {
+            let (x, o) = (g.index[&self.engines[m.x]], g.index[&self.engines[m.o]]);
+            g.at.insert((x, o), g.meetings.len());
+            g.meetings.push(Meeting { x, o, ..m });
+        }
+        g
+    }
+
     /// Games entered.
     pub fn total(&self) -> u64 {
         self.meetings.iter().map(|m| m.games).sum()
@@ -418,6 +443,7 @@ fn fit(games: &Games, fit_advantage: bool) -> Result<Fit, FitError> {
 
 /// Rates the games: the list, best first, anchored as asked.
 pub fn rate(games: &Games, anchor: &Anchor, fit_advantage: bool) -> Result<RatingList, FitError> {
+    let games = &games.canonical();
     let n = games.engines.len();
     // The anchor as weights w: ratings r − (w·r) + level.
     let (weights, level, anchor_text) = match anchor {
