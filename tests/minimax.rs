@@ -296,8 +296,8 @@ fn node_option_caps_the_nodes_and_replays_whatever_the_clock() {
         let report = bot.last_report();
         // Every node counts, those of the VCF and VCT too; a node counted
         // after the cap only ends the phase.
-        assert!(report.nodes <= nodes + 1, "{report} for a cap of {nodes}");
-        assert!(report.nodes >= nodes / 2, "{report} for a cap of {nodes}");
+        assert!(report.nodes <= nodes + 1, "{report:?} for a cap of {nodes}");
+        assert!(report.nodes >= nodes / 2, "{report:?} for a cap of {nodes}");
     }
     // The same seed plays the same game, with a generous clock and with a
     // clock that makes every move a hurry (1 s a move is far more than

@@ -136,7 +136,7 @@ fn info_commands() {
     assert_eq!(r[2], "= false");
     assert_eq!(r[3], "? syntax error: usage: known_command NAME");
     let listed: Vec<&str> = r[4].strip_prefix("= ").unwrap().lines().collect();
-    assert_eq!(listed.len(), 17);
+    assert_eq!(listed.len(), 18);
     for name in &listed {
         // Every listed command is known, and answers something other than
         // "unknown command".

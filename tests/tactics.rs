@@ -79,7 +79,11 @@ fn minimax_solves_the_quick_puzzles() {
         // Generous: the bot answers as soon as it proves the win.
         let cell = bot.choose(&p.board(), Limits::starting_now(Duration::from_secs(5)));
         if !p.solved_by(cell) && !wins_slower(p, cell, Effort::default()) {
-            missed.push(format!("{} (played {cell}: {})", p.name, bot.last_report()));
+            missed.push(format!(
+                "{} (played {cell}: {:?})",
+                p.name,
+                bot.last_report()
+            ));
         }
     }
     assert!(tried >= 10, "{tried} quick puzzles");

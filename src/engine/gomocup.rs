@@ -410,7 +410,7 @@ impl Brain {
             .session
             .choose_and_play(start)
             .map_err(|e| format!("ERROR {e}"))?;
-        if let Some(report) = self.session.report().filter(|r| r.nodes > 0) {
+        if let Some(report) = self.session.report().filter(|r| r.nodes > Some(0)) {
             let took = start.elapsed().as_millis();
             self.note(format!("{report} time {took}ms"));
         }

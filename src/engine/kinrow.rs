@@ -4,7 +4,7 @@
 use super::lines::{answer_framed, Flow, FramedEngine};
 use super::session::{BotOption, BuildBot, ChooseError, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
-use crate::protocol::{Command, ErrorKind, ProtocolError, Shape, MAX_LINE};
+use crate::protocol::{Command, ErrorKind, ProtocolError, SearchInfo, Shape, MAX_LINE};
 use crate::rules::{clip, Board, Cell, Forbidden, Geometry, IllegalMove, Outcome};
 use crate::solver::{self, Budget, Solver};
 use std::io::{self, Read, Write};
@@ -118,6 +118,11 @@ impl Engine {
         };
         board.try_play(cell).map_err(illegal)?;
         Ok(String::new())
+    }
+
+    /// What the bot's search for the last `genmove` found (`search_info`).
+    pub fn search_info(&self) -> SearchInfo {
+        self.session.report().unwrap_or_default()
     }
 
     /// `genmove` as a front end that keeps the engine in process calls it
@@ -336,6 +341,7 @@ impl FramedEngine for Engine {
             Command::ListCommands => Ok(Command::NAMES.list()),
             Command::Solve(limit) => self.solve(limit),
             Command::Analyze(limit) => self.analyze(limit),
+            Command::SearchInfo => Ok(self.search_info().to_string()),
         };
         (result, Flow::Continue)
     }

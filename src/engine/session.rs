@@ -4,6 +4,7 @@
 //! calls and the results into their answers.
 
 use crate::bots::{Bot, BotKind, Limits, MatchClock, OptionError, SearchReport};
+use crate::protocol::{Score, SearchInfo};
 use crate::rules::{Board, Cell, Geometry, IllegalMove, Outcome};
 use std::fmt;
 use std::time::{Duration, Instant};
@@ -246,9 +247,15 @@ impl Session {
         self.bot.as_ref().is_none_or(|bot| bot.searches())
     }
 
-    /// What the bot's last search found, for bots that search.
-    pub fn report(&self) -> Option<SearchReport> {
-        self.bot.as_ref().and_then(|bot| bot.report())
+    /// What the bot's last search found, for bots that search, in the
+    /// protocol's words (`search_info`, Gomocup `MESSAGE`).
+    pub fn report(&self) -> Option<SearchInfo> {
+        // A bot that has not searched yet has nothing to say.
+        self.bot
+            .as_ref()
+            .and_then(|bot| bot.report())
+            .filter(|r| r.nodes > 0 || r.score.is_some())
+            .map(SearchInfo::from)
     }
 
     /// The bot, built with the session's seed and options if it is not yet.
@@ -302,6 +309,24 @@ fn built<'a>(
         bot
     })
     .as_mut()
+}
+
+impl From<SearchReport> for SearchInfo {
+    /// A search's report in the protocol's words: a proven score as
+    /// `win in 7` (plies), `loss in 4` or `draw`.
+    fn from(r: SearchReport) -> SearchInfo {
+        let score = r.score.map(|s| match r.win_plies() {
+            Some(n) if n > 0 => Score::Win(n as u32),
+            Some(n) => Score::Loss(n.unsigned_abs()),
+            None if s == 0 && r.solved => Score::Draw,
+            None => Score::Eval(i64::from(s)),
+        });
+        SearchInfo {
+            depth: Some(r.depth as u32),
+            score,
+            nodes: Some(r.nodes),
+        }
+    }
 }
 
 #[cfg(test)]

@@ -82,6 +82,10 @@ pub enum Command {
     Solve(Option<Duration>),
     /// `analyze [SECONDS]`: the value of every legal move.
     Analyze(Option<Duration>),
+    /// `search_info`: what the search for the last `genmove` found
+    /// ([`crate::protocol::SearchInfo`]; empty for a bot that does not
+    /// search).
+    SearchInfo,
 }
 
 impl Command {
@@ -99,7 +103,7 @@ impl Command {
             "set",
         ],
         GTP_ADMIN,
-        &["solve", "analyze"],
+        &["solve", "analyze", "search_info"],
     ]);
 
     /// `newgame ROWS COLS K RULE`: an empty board of `geometry`.
@@ -159,6 +163,7 @@ impl Command {
             Command::Quit => "quit",
             Command::Solve(_) => "solve",
             Command::Analyze(_) => "analyze",
+            Command::SearchInfo => "search_info",
         }
     }
 
@@ -225,6 +230,7 @@ impl Command {
                     "name" => Some(Command::Name),
                     "version" => Some(Command::Version),
                     "list_commands" => Some(Command::ListCommands),
+                    "search_info" => Some(Command::SearchInfo),
                     "quit" => Some(Command::Quit),
                     _ => None,
                 },
@@ -651,6 +657,7 @@ mod tests {
         ];
         all.extend(limits.map(Command::Solve));
         all.extend(limits.map(Command::Analyze));
+        all.push(Command::SearchInfo);
         all
     }
 

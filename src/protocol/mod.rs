@@ -17,6 +17,7 @@ pub mod gtp;
 mod names;
 mod reader;
 mod response;
+mod search_info;
 
 pub use command::{
     parse_line, preprocess, split_request, without_arguments, Command, Parsed, Request, Shape,
@@ -26,3 +27,4 @@ pub use error::{ErrorKind, ProtocolError};
 pub use names::{CommandNames, GTP_ADMIN};
 pub use reader::{read_line_bounded, read_line_ending, LineRead, MAX_LINE};
 pub use response::{write_response, MoveReply};
+pub use search_info::{Score, SearchInfo};

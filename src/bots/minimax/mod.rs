@@ -105,24 +105,13 @@ impl SearchReport {
             _ => None,
         }
     }
-}
 
-impl std::fmt::Display for SearchReport {
-    /// `depth 6 score 120 nodes 5210`; a proven score reads `win in 7`
-    /// (plies), `loss in 4` or `draw`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "depth {} score ", self.depth)?;
-        match self.score {
-            None => f.write_str("none")?,
-            Some(0) if self.solved => f.write_str("draw")?,
-            Some(s) if eval::is_proven(s) => {
-                let plies = eval::win_at(0) - s.abs();
-                let what = if s > 0 { "win" } else { "loss" };
-                write!(f, "{what} in {plies}")?
-            }
-            Some(s) => write!(f, "{s}")?,
-        }
-        write!(f, " nodes {}", self.nodes)
+    /// For a proven win or loss, the plies to the winning stone (1: the
+    /// move itself): positive a win, negative a loss.
+    pub fn win_plies(&self) -> Option<i32> {
+        self.score
+            .filter(|&s| eval::is_proven(s))
+            .map(|s| s.signum() * (eval::win_at(0) - s.abs()).max(1))
     }
 }
 
