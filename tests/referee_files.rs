@@ -61,31 +61,35 @@ fn text(path: &Path) -> String {
 fn endless_input_files_are_refused_at_the_limit() {
     assert_refused(
         &["--openings-file", "/dev/zero"],
-        "openings file /dev/zero: line 1 is longer than 16 KiB, the longest line the referee reads",
+        "openings file /dev/zero: line 1 is longer than 128 KiB, the longest line the referee reads",
     );
     assert_refused(
         &["--games-out", "/dev/zero", "--resume"],
-        "--games-out file /dev/zero: line 1 is longer than 16 KiB",
+        "--games-out file /dev/zero: line 1 is longer than 128 KiB",
     );
     // Short lines without end: the total is bounded too, by the size the
-    // run's own records can have (2 games: 18 lines of at most 16 KiB).
+    // run's own records can have (2 games: 18 lines of at most 128 KiB).
     let scratch = Scratch::new("files-big");
     let records = scratch.path("games.jsonl");
-    std::fs::write(&records, "\n".repeat(400_000)).unwrap();
+    std::fs::write(&records, "\n".repeat(2_400_000)).unwrap();
     let records = records.display().to_string();
     assert_refused(
         &["--games-out", &records, "--resume"],
         &format!(
-            "--games-out file {records} is larger than 288 KiB, the most the referee reads there"
+            "--games-out file {records} is larger than 2 MiB, the most the referee reads there"
         ),
     );
-    assert_eq!(text(Path::new(&records)).len(), 400_000, "the file changed");
+    assert_eq!(
+        text(Path::new(&records)).len(),
+        2_400_000,
+        "the file changed"
+    );
     let book = scratch.path("book.txt");
-    std::fs::write(&book, format!("2 2 # {}\n", "x".repeat(20_000))).unwrap();
+    std::fs::write(&book, format!("2 2 # {}\n", "x".repeat(140_000))).unwrap();
     let book = book.display().to_string();
     assert_refused(
         &["--openings-file", &book],
-        &format!("openings file {book}: line 1 is longer than 16 KiB"),
+        &format!("openings file {book}: line 1 is longer than 128 KiB"),
     );
 }
 

@@ -104,6 +104,8 @@ fn a_watcher_hears_every_start_move_and_end() {
         settings: Vec::new(),
         time_margin: Duration::ZERO,
         adjudication: Default::default(),
+        move_info: false,
+        messages: None,
     };
     let recorder = Recorder::default();
     let outcome =

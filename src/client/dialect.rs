@@ -7,7 +7,7 @@
 //! with `pbrain-` (the name Gomocup managers require) speaks Gomocup, any
 //! other kinrow's protocol.
 
-use super::gomocup::{GomocupLink, GomocupOptions};
+use super::gomocup::{BrainMessage, GomocupLink, GomocupOptions};
 use super::{split_words, ClientError, EngineProcess, Response, SplitError, StderrTo};
 use crate::protocol::Command;
 use std::fmt::Write as _;
@@ -180,15 +180,22 @@ impl EngineLink {
             .map_or(Duration::ZERO, |g| std::mem::take(&mut g.waited))
     }
 
-    /// `MESSAGE`/`DEBUG` lines a brain wrote since the last call (at most
-    /// a few kept) and how many there were.
-    pub fn take_messages(&mut self) -> (Vec<String>, u64) {
+    /// `MESSAGE`/`DEBUG` lines a brain wrote since the last call (a few
+    /// kept, or all with [`EngineLink::keep_all_messages`]) and how many
+    /// there were.
+    pub fn take_messages(&mut self) -> (Vec<BrainMessage>, u64) {
         match self.gomocup.as_mut() {
             None => (Vec::new(), 0),
-            Some(g) => (
-                std::mem::take(&mut g.messages),
-                std::mem::take(&mut g.message_count),
-            ),
+            Some(g) => g.take_messages(),
+        }
+    }
+
+    /// Keeps every `MESSAGE`/`DEBUG` line of a brain between two calls of
+    /// [`EngineLink::take_messages`] (up to [`super::ALL_MESSAGES_BYTES`] of them),
+    /// not only the first few.
+    pub fn keep_all_messages(&mut self) {
+        if let Some(g) = self.gomocup.as_mut() {
+            g.keep_all = true;
         }
     }
 

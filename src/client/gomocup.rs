@@ -22,7 +22,7 @@
 
 use super::{ClientError, EngineProcess, Response};
 use crate::protocol::gomocup::{about_field, rule_code, Point, Reply};
-use crate::protocol::{Command, Shape};
+use crate::protocol::{Command, SearchInfo, Shape};
 use crate::rules::{clip, Board, Cell, Geometry, Rule};
 use std::collections::VecDeque;
 use std::fmt::Write as _;
@@ -34,8 +34,21 @@ pub const DEFAULT_WRITE_GAP: Duration = Duration::from_millis(5);
 /// Shorter write-gap waits are skipped (see `write`).
 const MIN_WAIT: Duration = Duration::from_micros(200);
 
-/// `MESSAGE`/`DEBUG` lines kept between two calls of `take_messages`.
+/// `MESSAGE`/`DEBUG` lines kept between two calls of `take_messages`, by
+/// default (for the log)…
 const MESSAGES_KEPT: usize = 16;
+/// …and the bytes of them kept when every one is wanted (`--messages`):
+/// a brain that talks without end costs bounded memory.
+pub const ALL_MESSAGES_BYTES: usize = 1 << 20;
+
+/// A `MESSAGE`/`DEBUG` line of a brain, and the move it came with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BrainMessage {
+    /// The move the brain was asked for or had just played (1-based, the
+    /// opening's stones counted) when it wrote the line.
+    pub ply: usize,
+    pub text: String,
+}
 
 /// How a brain is driven.
 #[derive(Clone, Copy, Debug)]
@@ -72,6 +85,8 @@ enum Pending {
     NewGame(Option<Shape>),
     Move(u32, u32),
     GenMove,
+    /// `search_info`: what its `MESSAGE` lines said during the last move.
+    SearchInfo,
     Undo,
     Quit,
 }
@@ -105,12 +120,35 @@ pub struct GomocupLink {
     about: Option<String>,
     /// Time spent waiting out write gaps since the caller last asked.
     pub(super) waited: Duration,
-    pub(super) messages: Vec<String>,
+    pub(super) messages: Vec<BrainMessage>,
     pub(super) message_count: u64,
+    /// Every message is kept (up to [`ALL_MESSAGES_BYTES`]), not only the
+    /// first few.
+    pub(super) keep_all: bool,
+    message_bytes: usize,
+    /// What its `MESSAGE` lines said of the search for its last move.
+    search: SearchInfo,
+    /// A move request is out: its messages belong to the move to come.
+    asking: bool,
     /// A move the brain wrote with nothing asked (found before a write), for
     /// [`GomocupLink::unasked_move`] or the next `genmove` to charge.
     stale: Option<Point>,
 }
+
+/// The kinrow requests a brain is driven by, as `known_command` answers.
+const TRANSLATED: [&str; 11] = [
+    "protocol_version",
+    "name",
+    "version",
+    "known_command",
+    "newgame",
+    "move",
+    "genmove",
+    "search_info",
+    "set",
+    "undo",
+    "quit",
+];
 
 /// Whether `s` can go into an `INFO` line as a key or a value: one word
 /// of printable ASCII.
@@ -154,6 +192,10 @@ impl GomocupLink {
             waited: Duration::ZERO,
             messages: Vec::new(),
             message_count: 0,
+            keep_all: false,
+            message_bytes: 0,
+            search: SearchInfo::default(),
+            asking: false,
             stale: None,
         }
     }
@@ -174,6 +216,10 @@ impl GomocupLink {
             Command::NewGame(shape) => Pending::NewGame(shape),
             Command::Move { row, col } => Pending::Move(row, col),
             Command::GenMove => Pending::GenMove,
+            Command::SearchInfo => Pending::SearchInfo,
+            Command::KnownCommand(ref name) => {
+                Pending::Ready(Ok(TRANSLATED.contains(&name.as_str()).to_string()))
+            }
             Command::Undo => Pending::Undo,
             Command::Quit => Pending::Quit,
             Command::Set {
@@ -260,6 +306,7 @@ impl GomocupLink {
                 }
             }
             Pending::GenMove => self.genmove(process, deadline)?,
+            Pending::SearchInfo => Ok(self.search.to_string()),
             Pending::Undo => match self.board.undo() {
                 Some(_) => {
                     self.known = None;
@@ -300,7 +347,8 @@ impl GomocupLink {
         }
         while let Some(line) = process.line_now() {
             match Reply::parse(&line) {
-                Reply::Message(m) | Reply::Debug(m) => self.keep_message(m),
+                Reply::Message(m) => self.keep_message(m),
+                Reply::Debug(m) => self.keep_message(format!("DEBUG {m}")),
                 Reply::Move(p) => return Some(move_response(p)),
                 _ => process.skip_line(line),
             }
@@ -313,18 +361,36 @@ impl GomocupLink {
     fn clear_unasked(&mut self, process: &mut EngineProcess) {
         while let Some(line) = process.line_now() {
             match Reply::parse(&line) {
-                Reply::Message(m) | Reply::Debug(m) => self.keep_message(m),
+                Reply::Message(m) => self.keep_message(m),
+                Reply::Debug(m) => self.keep_message(format!("DEBUG {m}")),
                 Reply::Move(p) if self.stale.is_none() => self.stale = Some(p),
                 _ => process.skip_line(line),
             }
         }
     }
 
-    fn keep_message(&mut self, m: String) {
+    fn keep_message(&mut self, text: String) {
         self.message_count += 1;
-        if self.messages.len() < MESSAGES_KEPT {
-            self.messages.push(m);
+        self.search.update(SearchInfo::read(&text));
+        let room = if self.keep_all {
+            self.message_bytes + text.len() <= ALL_MESSAGES_BYTES
+        } else {
+            self.messages.len() < MESSAGES_KEPT
+        };
+        if room {
+            self.message_bytes += text.len();
+            let ply = self.board.ply() + usize::from(self.asking);
+            self.messages.push(BrainMessage { ply, text });
         }
+    }
+
+    /// The messages kept since the last call, and how many there were.
+    pub(super) fn take_messages(&mut self) -> (Vec<BrainMessage>, u64) {
+        self.message_bytes = 0;
+        (
+            std::mem::take(&mut self.messages),
+            std::mem::take(&mut self.message_count),
+        )
     }
 
     /// Writes to the brain, no sooner than the write gap after its last
@@ -366,7 +432,8 @@ impl GomocupLink {
         loop {
             let line = process.read_line(deadline)?;
             match Reply::parse(&line) {
-                Reply::Message(m) | Reply::Debug(m) => self.keep_message(m),
+                Reply::Message(m) => self.keep_message(m),
+                Reply::Debug(m) => self.keep_message(format!("DEBUG {m}")),
                 // Nothing but a move request is answered with a move: this
                 // one is a late second answer to the last (skipped and
                 // counted, never taken for `OK`).
@@ -557,12 +624,11 @@ impl GomocupLink {
         self.known = None;
         self.write(process, &text, deadline)?;
         let asked = Instant::now();
-        let mut reply = self.read_answer(process, deadline, Asked::Move)?;
-        if let Reply::Suggest(p) = reply {
-            // The manager's side of SUGGEST: play what it suggests.
-            self.write(process, &format!("PLAY {p}\n"), deadline)?;
-            reply = self.read_answer(process, deadline, Asked::Move)?;
-        }
+        self.search = SearchInfo::default();
+        self.asking = true;
+        let reply = self.read_move(process, deadline);
+        self.asking = false;
+        let reply = reply?;
         self.last_think = asked.elapsed();
         Ok(match reply {
             Reply::Move(p) => {
@@ -580,6 +646,23 @@ impl GomocupLink {
             )),
             other => Ok(format!("not a move: {}", shown(&other))),
         })
+    }
+}
+
+impl GomocupLink {
+    /// The answer to a move request (a `SUGGEST` played as the manager
+    /// does: `PLAY` what it suggests).
+    fn read_move(
+        &mut self,
+        process: &mut EngineProcess,
+        deadline: Instant,
+    ) -> Result<Reply, ClientError> {
+        let reply = self.read_answer(process, deadline, Asked::Move)?;
+        let Reply::Suggest(p) = reply else {
+            return Ok(reply);
+        };
+        self.write(process, &format!("PLAY {p}\n"), deadline)?;
+        self.read_answer(process, deadline, Asked::Move)
     }
 }
 

@@ -48,7 +48,9 @@ mod spec;
 mod words;
 
 pub use dialect::{Dialect, EngineCommand, EngineLink};
-pub use gomocup::{GomocupLink, GomocupOptions, DEFAULT_WRITE_GAP};
+pub use gomocup::{
+    BrainMessage, GomocupLink, GomocupOptions, ALL_MESSAGES_BYTES, DEFAULT_WRITE_GAP,
+};
 pub use launch::{bot_command, Launch, SeatSpec};
 pub use printable::{printable, quoted};
 pub use process::{

@@ -190,6 +190,7 @@ fn saved_game(board: &crate::rules::Board, end: &GameEnd, [x, o]: [String; 2]) -
             _ => Ending::Unfinished,
         },
         title: Some("kinrow play".into()),
+        notes: Vec::new(),
     }
 }
 

@@ -48,6 +48,28 @@ pub struct RecordedGame {
     pub ending: Ending,
     /// A title (the referee's game number).
     pub title: Option<String>,
+    /// What is known of each move after the opening, in order (empty when
+    /// nothing is): written as SGF comments and `.psq` move times.
+    pub notes: Vec<MoveNote>,
+}
+
+/// What a record says of one move besides its cell: how long its engine
+/// took, and what the engine said of its search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MoveNote {
+    /// Microseconds.
+    pub time_us: Option<u64>,
+    /// `depth 6 score 120 nodes 5210`.
+    pub search: Option<String>,
+}
+
+impl MoveNote {
+    /// The note as an SGF comment: `12.3 ms, depth 6 score 120 nodes 5210`.
+    pub fn comment(&self) -> Option<String> {
+        let time = self.time_us.map(|us| format!("{} ms", us as f64 / 1e3));
+        let parts: Vec<String> = time.into_iter().chain(self.search.clone()).collect();
+        (!parts.is_empty()).then(|| parts.join(", "))
+    }
 }
 
 /// A record that can't be turned into a game.

@@ -29,8 +29,13 @@ use std::fmt::Write as _;
 pub fn write(game: &RecordedGame) -> String {
     let g = game.geometry;
     let mut s = format!("Piskvorky {}x{}, 0:0, 0\n", g.cols(), g.rows());
-    for cell in &game.moves {
-        let _ = writeln!(s, "{},{},0", cell.col as u32 + 1, cell.row as u32 + 1);
+    for (i, cell) in game.moves.iter().enumerate() {
+        // Piskvork's third field: the move's time in ms (0: unknown).
+        let note = i.checked_sub(game.opening).and_then(|k| game.notes.get(k));
+        let ms = note
+            .and_then(|n| n.time_us)
+            .map_or(0, |us| (us + 500) / 1000);
+        let _ = writeln!(s, "{},{},{ms}", cell.col as u32 + 1, cell.row as u32 + 1);
     }
     let code = match game.ending {
         Ending::Win(_) | Ending::Draw => 0,
@@ -99,6 +104,7 @@ pub fn read(text: &str, k: u32, rule: Rule) -> Result<RecordedGame, RecordError>
         opening: 0,
         ending: Ending::Unfinished,
         title: None,
+        notes: Vec::new(),
     };
     let board = game.replay()?;
     game.ending = match board.outcome() {
@@ -153,6 +159,7 @@ mod tests {
             opening: 0,
             ending: Ending::Win(Player::X),
             title: None,
+            notes: Vec::new(),
         };
         let text = write(&game);
         assert!(

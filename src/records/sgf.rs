@@ -7,13 +7,16 @@
 //! `A`…`Z` (boards up to 52). Results: `RE[B+]`/`RE[W+]` a win on the board,
 //! `RE[0]` a draw, `RE[B+T]` a win by the other side's timeout and
 //! `RE[B+F]` by any other fault (the referee's reason and detail in the
-//! root's `C`), no `RE` for a game not finished.
+//! root's `C`), no `RE` for a game not finished. A game the referee
+//! adjudicated is `RE[B+R]` when the loser's own scores resigned it, else
+//! `RE[B+F]` (a proof), the ruling in the root's `C`. A move's time and
+//! search, when recorded, are the move's own `C`.
 //!
 //! [`parse`] checks text against the FF[4] grammar (Collection, GameTree,
 //! Sequence, Node, Property, PropValue with its escapes; unique properties
 //! per node) and returns the tree; [`read`] turns it back into a game.
 
-use super::{Ending, RecordError, RecordedGame};
+use super::{Ending, MoveNote, RecordError, RecordedGame};
 use crate::rules::{Cell, Geometry, Player, Rule};
 use std::fmt::Write as _;
 
@@ -52,6 +55,20 @@ fn result_value(ending: &Ending) -> Option<String> {
     match ending {
         Ending::Win(p) => Some(format!("{}+", side(*p))),
         Ending::Draw => Some("0".into()),
+        // A resignation on the loser's own scores is SGF's `R`; a proof
+        // stays `F` (not a win on the board, which `B+` would claim).
+        Ending::Forfeit {
+            winner,
+            reason,
+            detail,
+        } if reason == "adjudicated" => {
+            let resigned = detail.as_deref().is_some_and(|d| d.starts_with("resign:"));
+            Some(format!(
+                "{}+{}",
+                side(*winner),
+                if resigned { 'R' } else { 'F' }
+            ))
+        }
         Ending::Forfeit { winner, reason, .. } => Some(format!(
             "{}+{}",
             side(*winner),
@@ -94,7 +111,11 @@ pub fn write(game: &RecordedGame) -> String {
     {
         let loser = winner.other();
         let name = if loser == Player::X { &game.x } else { &game.o };
-        let mut note = format!("{loser} ({name}) lost by {reason}");
+        let mut note = if reason == "adjudicated" {
+            format!("Adjudicated: {loser} ({name}) lost")
+        } else {
+            format!("{loser} ({name}) lost by {reason}")
+        };
         if let Some(d) = detail {
             let _ = write!(note, ": {d}");
         }
@@ -112,6 +133,10 @@ pub fn write(game: &RecordedGame) -> String {
             letter(cell.col as usize),
             letter(cell.row as usize)
         );
+        let note = i.checked_sub(game.opening).and_then(|k| game.notes.get(k));
+        if let Some(comment) = note.and_then(MoveNote::comment) {
+            let _ = write!(s, "C[{}]", escape(&comment));
+        }
     }
     s.push_str(")\n");
     s
@@ -405,6 +430,7 @@ pub fn read(text: &str) -> Result<RecordedGame, RecordError> {
         opening: 0,
         ending,
         title: root.get("GN").map(str::to_string),
+        notes: Vec::new(),
     };
     game.replay()?;
     Ok(game)
@@ -423,6 +449,7 @@ mod tests {
             opening: 1,
             ending,
             title: Some("game 3".into()),
+            notes: Vec::new(),
         }
     }
 

@@ -6,10 +6,20 @@
 //! for the side to move, found by the referee's own search ([`vcf`]),
 //! which accounts for every reply of the defender.
 //!
+//! Beside them, as cutechess-cli and fastchess do, on the engines' own
+//! scores (`search_info`, or what a brain's `MESSAGE` lines say; see
+//! [`ScoreWatch`]): `--resign-after COUNT SCORE` ends a game as a loss for a
+//! side whose score stayed SCORE or more below zero for COUNT of its moves
+//! in a row, and `--draw-by-score PLY COUNT SCORE` as a draw once, with at
+//! least PLY stones on the board, both sides' scores stayed within SCORE of
+//! zero for COUNT moves each. These trust the engines' word, not a proof.
+//!
 //! An adjudicated game is no engine's fault: its reason is `adjudicated`,
-//! its detail says which kind (`draw-after: …`, `proof: …`) and, for a
-//! proof, the line that proves it.
+//! its detail says which kind (`draw-after: …`, `proof: …`, `resign: …`,
+//! `draw-by-score: …`) and, for a proof, the line that proves it; for a
+//! score, the scores.
 
+use crate::protocol::Score;
 use crate::rules::{Board, Cell, Player};
 use crate::solver::{Budget, Solver, Value};
 use std::cell::RefCell;
@@ -24,6 +34,27 @@ pub struct Adjudication {
     /// End games on proofs: the solver's, once at most this many cells are
     /// empty (on boards it takes), and forced wins by fours.
     pub exact: Option<ExactAdjudication>,
+    /// `--resign-after COUNT SCORE`.
+    pub resign: Option<ScoreRule>,
+    /// `--draw-by-score PLY COUNT SCORE`.
+    pub score_draw: Option<ScoreDraw>,
+}
+
+/// A run of one side's scores: `moves` of its moves in a row, each scored
+/// `score` or more below zero (`--resign-after`), or within `score` of zero
+/// (`--draw-by-score`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreRule {
+    pub moves: usize,
+    pub score: i64,
+}
+
+/// `--draw-by-score`: the run both sides need, once at least `from_ply`
+/// stones are on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ScoreDraw {
+    pub from_ply: usize,
+    pub rule: ScoreRule,
 }
 
 /// What `--exact-adjudication` searches.
@@ -59,6 +90,15 @@ impl Adjudication {
                 e.solver_empties
             ));
         }
+        if let Some(r) = self.resign {
+            parts.push(format!("resign-after {} {}", r.moves, r.score));
+        }
+        if let Some(d) = self.score_draw {
+            parts.push(format!(
+                "draw-by-score {} {} {}",
+                d.from_ply, d.rule.moves, d.rule.score
+            ));
+        }
         (!parts.is_empty()).then(|| parts.join(", "))
     }
 
@@ -77,7 +117,13 @@ impl Adjudication {
 
     /// Whether anything is to be adjudicated at all.
     pub fn is_on(&self) -> bool {
-        self.draw_after.is_some() || self.exact.is_some()
+        self.draw_after.is_some() || self.exact.is_some() || self.on_scores()
+    }
+
+    /// Whether games may end on the engines' scores (which must then be
+    /// asked for).
+    pub fn on_scores(&self) -> bool {
+        self.resign.is_some() || self.score_draw.is_some()
     }
 
     /// The ruling on the position `board` (undecided on the board), if
@@ -111,13 +157,91 @@ impl Adjudication {
 }
 
 /// The kinds of adjudication, as records and reports name them.
-pub const KINDS: [&str; 2] = ["draw-after", "proof"];
+pub const KINDS: [&str; 4] = ["draw-after", "proof", "resign", "draw-by-score"];
 
 /// The kind of an adjudicated game, from its detail (`KIND: …`), as an
 /// index into [`KINDS`].
 pub fn kind_index(detail: Option<&str>) -> usize {
     let kind = detail.and_then(|d| d.split(':').next()).unwrap_or("");
     KINDS.iter().position(|&k| k == kind).unwrap_or(1)
+}
+
+/// Each side's latest scores, for the rulings on them: a move with no
+/// score breaks the side's run.
+#[derive(Clone, Debug, Default)]
+pub struct ScoreWatch {
+    recent: [Vec<Score>; 2],
+}
+
+impl ScoreWatch {
+    /// Hears `side`'s score for the move just played on `board`; the
+    /// ruling, if its scores (and for a draw, the other side's) end the
+    /// game.
+    pub fn heard(
+        &mut self,
+        rules: &Adjudication,
+        side: Player,
+        score: Option<Score>,
+        board: &Board,
+    ) -> Option<Ruling> {
+        let keep = [rules.resign, rules.score_draw.map(|d| d.rule)]
+            .into_iter()
+            .flatten()
+            .map(|r| r.moves)
+            .max()?;
+        let recent = &mut self.recent[side.index()];
+        match score {
+            None => recent.clear(),
+            Some(s) => {
+                if recent.len() == keep {
+                    recent.remove(0);
+                }
+                recent.push(s);
+            }
+        }
+        let last = |p: Player, n: usize| {
+            let r = &self.recent[p.index()];
+            (r.len() >= n).then(|| &r[r.len() - n..])
+        };
+        if let Some(rule) = rules.resign {
+            if let Some(run) = last(side, rule.moves) {
+                if run.iter().all(|s| s.value() <= -rule.score) {
+                    return Some(Ruling {
+                        winner: Some(side.other()),
+                        detail: format!(
+                            "resign: {side}'s own score was -{} or lower for {} moves in a \
+                             row ({}) (--resign-after)",
+                            rule.score,
+                            rule.moves,
+                            scores_text(run)
+                        ),
+                    });
+                }
+            }
+        }
+        let draw = rules.score_draw.filter(|d| board.ply() >= d.from_ply)?;
+        let near = |p: Player| {
+            last(p, draw.rule.moves)
+                .filter(|run| run.iter().all(|s| s.value().abs() <= draw.rule.score))
+        };
+        let (x, o) = (near(Player::X)?, near(Player::O)?);
+        Some(Ruling {
+            winner: None,
+            detail: format!(
+                "draw-by-score: both scores stayed within {} of zero for {} moves each (X {}; \
+                 O {}) (--draw-by-score)",
+                draw.rule.score,
+                draw.rule.moves,
+                scores_text(x),
+                scores_text(o)
+            ),
+        })
+    }
+}
+
+fn scores_text(scores: &[Score]) -> String {
+    let words: Vec<String> = scores.iter().map(Score::to_string).collect();
+    words.join(", ")
 }
 
 /// A game ended by adjudication: who won (`None`: a draw) and why.
@@ -559,6 +683,7 @@ mod tests {
         let a = Adjudication {
             draw_after: None,
             exact: Some(ExactAdjudication { solver_empties: 9 }),
+            ..Adjudication::default()
         };
         let board = Board::new(Geometry::TIC_TAC_TOE);
         let ruling = a.rule(&board).unwrap();

@@ -69,6 +69,25 @@ pub struct RunArgs {
     /// cells are empty (default 24).
     #[arg(long, value_name = "N", requires = "exact_adjudication", value_parser = clap::value_parser!(u32).range(0..=64))]
     pub solver_empties: Option<u32>,
+    /// Adjudicate a game as lost by a side whose own score (search_info, or
+    /// its MESSAGE lines) was SCORE or more below zero for COUNT of its
+    /// moves in a row, as cutechess-cli's -resign.
+    #[arg(long, num_args = 2, value_names = ["COUNT", "SCORE"], value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    pub resign_after: Option<Vec<u64>>,
+    /// Adjudicate a game as a draw once at least PLY stones are on the
+    /// board and both sides' scores stayed within SCORE of zero for COUNT
+    /// of their moves each, as cutechess-cli's -draw.
+    #[arg(long, num_args = 3, value_names = ["PLY", "COUNT", "SCORE"], value_parser = clap::value_parser!(u64).range(0..=1_000_000_000_000))]
+    pub draw_by_score: Option<Vec<u64>>,
+    /// Record each engine move's time, and the depth, score and nodes the
+    /// engine gives for it (kinrow engines: search_info; Gomocup brains:
+    /// their MESSAGE lines), in --games-out, --sgf-dir and --log-dir.
+    #[arg(long)]
+    pub move_info: bool,
+    /// Write every MESSAGE line of Gomocup brains here, game by game, as
+    /// c-gomoku-cli's -msg does.
+    #[arg(long, value_name = "FILE")]
+    pub messages: Option<PathBuf>,
     #[command(flatten)]
     pub shape: ShapeArgs,
     /// Games played at once, each with its own engine processes (default:

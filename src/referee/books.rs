@@ -8,7 +8,7 @@ use super::config::Config;
 use super::convert;
 use super::game::{GameEnd, Reason};
 use super::games_out::{
-    one_based, push_record, GameRecord, GameResult, SkippedLines, TimeUsed, RECORD_SCHEMA,
+    one_based, push_record, GameRecord, GameResult, MoveInfo, SkippedLines, TimeUsed, RECORD_SCHEMA,
 };
 use super::progress::Progress;
 use super::report::{sprt_status, EngineInfo, PairingTally, PlyTimes};
@@ -16,6 +16,7 @@ use super::say;
 use super::schedule::Job;
 use super::stats::{Sprt, SprtDecision};
 use super::watch::{GameOver, Standings, Watcher};
+use crate::client::BrainMessage;
 use crate::records::RecordedGame;
 use crate::rules::Cell;
 use anyhow::Context;
@@ -30,8 +31,9 @@ pub(super) struct Played {
     pub end: GameEnd,
     /// Skipped stdout lines of X and O during this game: examples, count.
     pub skipped: [(Vec<String>, u64); 2],
-    /// `MESSAGE`/`DEBUG` lines of Gomocup brains (X, O): examples, count.
-    pub messages: [(Vec<String>, u64); 2],
+    /// `MESSAGE`/`DEBUG` lines of Gomocup brains (X, O): those kept (a
+    /// few, or all with `--messages`), and how many there were.
+    pub messages: [(Vec<BrainMessage>, u64); 2],
     /// Time spent starting fresh engine processes for it (the engines'
     /// cost, not the referee's).
     pub start_up: Duration,
@@ -63,6 +65,8 @@ pub(super) struct Batch {
     pub record: Option<GameRecord>,
     /// Their lines of `referee.log`.
     pub log: String,
+    /// Their blocks of `--messages`.
+    pub messages: String,
     /// When the first of them started.
     pub oldest: Option<Instant>,
 }
@@ -113,6 +117,8 @@ pub(super) struct Books<'a> {
     /// The run line, written before this session's first record.
     pub run_line: Option<String>,
     pub log: Option<File>,
+    /// `--messages`.
+    pub messages: Option<File>,
     pub write_errors: Vec<String>,
     pub progress: Progress,
 }
@@ -166,6 +172,11 @@ impl Books<'_> {
         if let Some(log) = self.log.as_mut() {
             let _ = log.write_all(batch.log.as_bytes());
         }
+        if let Some(out) = self.messages.as_mut() {
+            if let Err(e) = out.write_all(batch.messages.as_bytes()) {
+                self.write_failed("engine messages to --messages", &batch.games, &e);
+            }
+        }
         let batch = &batch.games;
         for f in batch.iter().filter(|f| f.sgf_error.is_some()) {
             let e = f.sgf_error.clone().unwrap_or_default();
@@ -213,6 +224,7 @@ impl Batch {
         self.games.clear();
         self.records.clear();
         self.log.clear();
+        self.messages.clear();
         self.oldest = None;
     }
 }
@@ -255,6 +267,9 @@ impl Bookkeeper<'_> {
         }
         if config.log_dir.is_some() {
             log_lines(&mut batch.log, job.game, &end, names, &messages, &skipped);
+        }
+        if config.messages.is_some() {
+            message_lines(&mut batch.messages, job.game, names, &messages);
         }
         let sgf_error = config.sgf_dir.as_deref().and_then(|dir| {
             write_sgf(dir, &job, &end, names, opening, config)
@@ -306,6 +321,7 @@ impl Bookkeeper<'_> {
             board: Some(config.geometry.into()),
             run: Some(self.run_id.to_string()),
             shard: config.shard,
+            move_info: Vec::new(),
         });
         let ms = |d: Duration| (d.as_secs_f64() * 1e6).round() / 1e3;
         line.game = job.game;
@@ -330,9 +346,18 @@ impl Bookkeeper<'_> {
             x: skipped[0],
             o: skipped[1],
         };
+        line.move_info.clear();
+        if config.move_info {
+            line.move_info
+                .extend(end.move_data.iter().map(MoveInfo::of));
+        }
         push_record(&mut batch.records, line);
     }
 }
+
+/// A brain's messages in `referee.log`, at most, per game (all of them go
+/// to `--messages`).
+const LOG_MESSAGES: usize = 16;
 
 /// The game's lines of `referee.log`: the fault, the brains' messages,
 /// the stdout lines skipped.
@@ -341,7 +366,7 @@ fn log_lines(
     game: usize,
     end: &GameEnd,
     names: [&str; 2],
-    messages: &[(Vec<String>, u64); 2],
+    messages: &[(Vec<BrainMessage>, u64); 2],
     skipped: &[(Vec<String>, u64); 2],
 ) {
     let fault_by = end.fault_by.map(|p| names[p.index()]);
@@ -349,9 +374,10 @@ fn log_lines(
         let _ = writeln!(log, "game {game}: {who} {}: {detail}", end.reason.name());
     }
     for (who, (lines, count)) in names.iter().zip(messages) {
-        for line in lines {
-            let _ = writeln!(log, "game {game}: {who} says: {line}");
+        for line in lines.iter().take(LOG_MESSAGES) {
+            let _ = writeln!(log, "game {game}: {who} says: {}", line.text);
         }
+        let lines = &lines[..lines.len().min(LOG_MESSAGES)];
         if *count > lines.len() as u64 {
             let more = *count - lines.len() as u64;
             let _ = writeln!(log, "game {game}: {who}: {more} more MESSAGE/DEBUG lines");
@@ -364,6 +390,36 @@ fn log_lines(
                 "game {game}: {who} wrote {count} stdout lines outside responses (skipped), first: {:?}",
                 lines.first().map(|l| super::detail_text(l))
             );
+        }
+    }
+}
+
+/// The game's block of `--messages`, as c-gomoku-cli's `-msg` writes it:
+/// a rule, `Game ID: N` (from 1), `Engines: X x O`, then each message as
+/// `PLY) NAME: TEXT`.
+fn message_lines(
+    out: &mut String,
+    game: usize,
+    names: [&str; 2],
+    messages: &[(Vec<BrainMessage>, u64); 2],
+) {
+    let _ = writeln!(out, "------------------------------");
+    let _ = writeln!(out, "Game ID: {}", game + 1);
+    let _ = writeln!(out, "Engines: {} x {}", names[0], names[1]);
+    let mut all: Vec<(usize, &str, &str)> = Vec::new();
+    for (who, (lines, _)) in names.iter().zip(messages) {
+        all.extend(lines.iter().map(|m| (m.ply, *who, m.text.as_str())));
+    }
+    // Stable: each engine's lines keep their order within a ply.
+    all.sort_by_key(|&(ply, ..)| ply);
+    for (ply, who, text) in all {
+        let _ = writeln!(out, "{ply}) {who}: {text}");
+    }
+    for (who, (lines, count)) in names.iter().zip(messages) {
+        if *count > lines.len() as u64 {
+            let more = *count - lines.len() as u64;
+            let kept = crate::client::ALL_MESSAGES_BYTES >> 10;
+            let _ = writeln!(out, "({who}: {more} more lines, past the {kept} KiB kept)");
         }
     }
 }
@@ -387,6 +443,14 @@ fn write_sgf(
         opening: opening.len(),
         ending: convert::ending(end.reason, end.winner, end.detail.as_deref()),
         title: Some(format!("game {} (seed {})", job.game, config.seed)),
+        notes: if config.move_info {
+            end.move_data
+                .iter()
+                .map(|d| MoveInfo::of(d).note())
+                .collect()
+        } else {
+            Vec::new()
+        },
     };
     let path = dir.join(format!("{}.sgf", RecordedGame::file_stem(job.game, x, o)));
     std::fs::write(&path, crate::records::sgf::write(&game))

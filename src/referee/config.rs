@@ -4,7 +4,9 @@
 //! [`ConfigError`]; [`Config::check`] holds the rules between flags, for a
 //! configuration built otherwise too.
 
-use super::adjudication::{Adjudication, ExactAdjudication, DEFAULT_SOLVER_EMPTIES};
+use super::adjudication::{
+    Adjudication, ExactAdjudication, ScoreDraw, ScoreRule, DEFAULT_SOLVER_EMPTIES,
+};
 use super::args::RunArgs;
 use super::engine_settings::{EngineSettings, Setting, SettingsFlags};
 use super::files;
@@ -100,8 +102,13 @@ pub struct Config {
     pub settings: Vec<EngineSettings>,
     /// A reply this much past a side's clock still counts.
     pub time_margin: Duration,
-    /// How games end early (`--draw-after`, `--exact-adjudication`).
+    /// How games end early (`--draw-after`, `--exact-adjudication`,
+    /// `--resign-after`, `--draw-by-score`).
     pub adjudication: Adjudication,
+    /// Record each move's time and search (`--move-info`).
+    pub move_info: bool,
+    /// Every brain message, game by game (`--messages`).
+    pub messages: Option<PathBuf>,
 }
 
 impl Config {
@@ -112,6 +119,7 @@ impl Config {
             games_out: self.games_out.as_deref(),
             log_dir: self.log_dir.as_deref(),
             sgf_dir: self.sgf_dir.as_deref(),
+            messages: self.messages.as_deref(),
             openings_file: match &self.openings {
                 OpeningSource::File { path, .. } => Some(path),
                 OpeningSource::Random { .. } => None,
@@ -178,6 +186,17 @@ impl Config {
         }
         if self.resume.is_some() && self.games_out.is_none() {
             return usage("--resume needs --games-out: the records to resume from".into());
+        }
+        if self
+            .adjudication
+            .score_draw
+            .is_some_and(|d| d.rule.moves == 0)
+        {
+            return usage(
+                "--draw-by-score: COUNT must be at least 1 (the moves each side's score stays \
+                 near zero)"
+                    .into(),
+            );
         }
         self.check_settings()
     }
@@ -323,7 +342,14 @@ impl Config {
                         .solver_empties
                         .map_or(DEFAULT_SOLVER_EMPTIES, |n| n as usize),
                 }),
+                resign: args.resign_after.as_deref().map(score_rule),
+                score_draw: args.draw_by_score.as_deref().map(|v| ScoreDraw {
+                    from_ply: v[0] as usize,
+                    rule: score_rule(&v[1..]),
+                }),
             },
+            move_info: args.move_info,
+            messages: args.messages,
         };
         config.check()?;
         let cannot_start = |e: anyhow::Error| ConfigError::CannotStart(format!("{e:#}"));
@@ -383,6 +409,23 @@ impl Config {
             tournament: self.tournament,
             time_margin_ms: self.time_margin.as_millis() as u64,
         }
+    }
+}
+
+/// `COUNT SCORE` of `--resign-after` and `--draw-by-score` (clap took two
+/// numbers in range).
+fn score_rule(v: &[u64]) -> ScoreRule {
+    ScoreRule {
+        moves: v[0] as usize,
+        score: v[1] as i64,
+    }
+}
+
+impl Config {
+    /// Whether engines are asked what their searches found: to record it,
+    /// or to adjudicate on it.
+    pub fn wants_search_info(&self) -> bool {
+        self.move_info || self.adjudication.on_scores()
     }
 }
 

@@ -77,6 +77,7 @@ pub fn recorded_game(
             record.detail.as_deref(),
         ),
         title: Some(format!("game {}", record.game)),
+        notes: record.move_info.iter().map(|m| m.note()).collect(),
     };
     let board = game
         .replay()

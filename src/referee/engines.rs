@@ -72,6 +72,9 @@ impl Launcher<'_> {
         };
         let mut p = spawn_engine(self.config, engine, stderr)?;
         p.set_cancel(Arc::clone(&self.cancel));
+        if self.config.messages.is_some() {
+            p.keep_all_messages();
+        }
         Ok(p)
     }
 }
@@ -97,13 +100,21 @@ pub(super) fn shutdown_all(mut procs: Vec<EngineLink>, grace: Duration) {
     }
 }
 
+/// What the start-up check found of an engine: its `name` reply, if any,
+/// and whether it answers `search_info` (asked only when the run wants it).
+struct Probed {
+    name: Option<String>,
+    search_info: bool,
+}
+
 /// Starts every engine once, checks `protocol_version`, `name` and
-/// `newgame` for the board within the timeout, and settles the names.
+/// `newgame` for the board within the timeout, and settles the names;
+/// with them, whether each engine is to be asked `search_info`.
 pub(super) fn check_engines(
     config: &Config,
     cancel: &Arc<AtomicBool>,
-) -> anyhow::Result<Vec<EngineInfo>> {
-    let answers: Vec<Result<Option<String>, String>> = std::thread::scope(|s| {
+) -> anyhow::Result<(Vec<EngineInfo>, Vec<bool>)> {
+    let answers: Vec<Result<Probed, String>> = std::thread::scope(|s| {
         let handles: Vec<_> = config
             .engines
             .iter()
@@ -120,12 +131,15 @@ pub(super) fn check_engines(
     });
     let mut errors = Vec::new();
     let mut engines: Vec<EngineInfo> = Vec::new();
+    let mut search_info = Vec::new();
     for (i, (spec, answer)) in config.engines.iter().zip(answers).enumerate() {
-        let base = match (&spec.name, &answer) {
+        let reply = answer.as_ref().ok().and_then(|p| p.name.as_deref());
+        let base = match (&spec.name, reply) {
             (Some(n), _) => n.clone(),
-            (None, Ok(Some(reply))) => name_from_reply(reply).unwrap_or_else(|| fallback(spec)),
+            (None, Some(reply)) => name_from_reply(reply).unwrap_or_else(|| fallback(spec)),
             _ => fallback(spec),
         };
+        search_info.push(answer.as_ref().is_ok_and(|p| p.search_info));
         let name = unique_name(base, &engines);
         if let Err(e) = answer {
             errors.push(format!(
@@ -147,16 +161,12 @@ pub(super) fn check_engines(
     if !errors.is_empty() {
         bail!("{}", errors.join("\n"));
     }
-    Ok(engines)
+    Ok((engines, search_info))
 }
 
 /// One engine's start-up check: its `name` reply if it gave one, or what
 /// went wrong (with the last line of its stderr).
-fn probe(
-    config: &Config,
-    engine: usize,
-    cancel: &Arc<AtomicBool>,
-) -> Result<Option<String>, String> {
+fn probe(config: &Config, engine: usize, cancel: &Arc<AtomicBool>) -> Result<Probed, String> {
     let g = config.geometry;
     let settings = config.settings_of(engine).requests(config.timeout);
     let mut p = spawn_engine(config, engine, StderrTo::Discard).map_err(|e| e.to_string())?;
@@ -172,12 +182,20 @@ fn probe(
             Command::new_game(g),
         ];
         requests.extend(settings.iter().cloned());
+        let ask_search = config.wants_search_info();
+        if ask_search {
+            requests.push(Command::KnownCommand("search_info".into()));
+        }
         p.send(&requests).map_err(|e| e.to_string())?;
-        let mut name = None;
+        let mut found = Probed {
+            name: None,
+            search_info: false,
+        };
         let asked = ["protocol_version", "name", "newgame"]
             .into_iter()
             .map(|w| (w, None))
-            .chain(settings.iter().map(|c| ("set", Some(c))));
+            .chain(settings.iter().map(|c| ("set", Some(c))))
+            .chain(ask_search.then_some(("known_command", None)));
         for (what, set) in asked {
             let r = p.read_response(deadline).map_err(|e| match e {
                 ClientError::Timeout => format!(
@@ -194,7 +212,10 @@ fn probe(
                         detail_text(&r.text)
                     ))
                 }
-                "name" if r.success => name = Some(r.text.clone()),
+                "name" if r.success => found.name = Some(r.text.clone()),
+                // An engine that doesn't know `known_command` doesn't know
+                // `search_info` either.
+                "known_command" => found.search_info = r.success && r.text.trim() == "true",
                 "newgame" if !r.success => {
                     return Err(format!(
                         "refused the board ({}x{} k{} {}): {}",
@@ -216,7 +237,7 @@ fn probe(
                 _ => {}
             }
         }
-        Ok(name)
+        Ok(found)
     })();
     let result = result.map_err(|e| {
         let tail = p.stderr_tail();

@@ -20,9 +20,10 @@ use std::os::unix::fs::{FileTypeExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
 /// Longest line of any input file. The longest record of a game is that of
-/// a full 32x32 board, about 11 KiB (see the test below); an openings line
-/// holds at most 1,024 stones of at most 6 bytes each.
-pub const MAX_LINE: usize = 16 * 1024;
+/// a full 32x32 board with `--move-info`, about 115 KiB (see the test
+/// below); an openings line holds at most 1,024 stones of at most 6 bytes
+/// each.
+pub const MAX_LINE: usize = 128 * 1024;
 
 /// Largest openings file read: 64 MiB, millions of openings (a line of a
 /// 15x15 opening of four stones takes 16 bytes).
@@ -298,6 +299,7 @@ pub struct RunFiles<'a> {
     pub sgf_dir: Option<&'a Path>,
     /// `--openings-file`.
     pub openings_file: Option<&'a Path>,
+    pub messages: Option<&'a Path>,
 }
 
 /// The name of the referee's own log in `--log-dir`.
@@ -330,6 +332,7 @@ impl RunFiles<'_> {
         let named = [
             ("--json", self.json),
             ("--games-out", self.games_out),
+            ("--messages", self.messages),
             ("--openings-file", self.openings_file),
         ];
         for (flag, path) in named {
@@ -425,9 +428,10 @@ pub fn check_writable(path: &Path) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::Score;
     use crate::referee::game::Reason;
     use crate::referee::games_out::{
-        write_record, GameRecord, GameResult, SkippedLines, TimeUsed, RECORD_SCHEMA,
+        write_record, GameRecord, GameResult, MoveInfo, SkippedLines, TimeUsed, RECORD_SCHEMA,
     };
     use crate::referee::report::BoardInfo;
     use crate::rules::{Geometry, Rule};
@@ -436,7 +440,7 @@ mod tests {
     fn the_largest_record_fits_in_a_line() {
         // A full 32x32 board, the longest names, a whole fault detail of
         // control characters (each escaped as six bytes), the largest
-        // numbers.
+        // numbers, and every move's info at its longest (a day's time).
         let cells: Vec<[u32; 2]> = (1..=32)
             .flat_map(|r| (1..=32).map(move |c| [r, c]))
             .collect();
@@ -465,6 +469,15 @@ mod tests {
                 Geometry::new(32, 32, 32, Rule::Exact).unwrap(),
             )),
             run: Some("f".repeat(16)),
+            move_info: vec![
+                MoveInfo {
+                    ms: 86_399_999.999,
+                    depth: Some(u32::MAX),
+                    score: Some(Score::Loss(u32::MAX)),
+                    nodes: Some(u64::MAX),
+                };
+                1000
+            ],
             shard: Some(
                 crate::referee::Shard::new(
                     crate::referee::shard::MAX_SHARDS,
@@ -475,17 +488,17 @@ mod tests {
         };
         let mut line = Vec::new();
         write_record(&mut line, &record).unwrap();
-        assert!(line.len() < 12 * 1024, "{}", line.len());
+        assert!(line.len() < 120 * 1024, "{}", line.len());
         assert!(line.len() < MAX_LINE);
     }
 
     #[test]
     fn sizes_read_well() {
-        assert_eq!(size_text(MAX_LINE as u64), "16 KiB");
+        assert_eq!(size_text(MAX_LINE as u64), "128 KiB");
         assert_eq!(size_text(MAX_OPENINGS_FILE), "64 MiB");
         assert_eq!(size_text(MAX_RECORDS_FILE), "1 GiB");
         assert_eq!(size_text(100), "100 bytes");
-        assert_eq!(records_limit(0), 16 * (16 * 1024 + 1));
+        assert_eq!(records_limit(0), 16 * (128 * 1024 + 1));
         assert_eq!(records_limit(u64::MAX), MAX_RECORDS_FILE);
     }
 }

@@ -5,7 +5,7 @@
 
 use super::adjudication::{Adjudication, Ruling};
 use super::engine_settings::Clock;
-use crate::protocol::Command;
+use crate::protocol::{Command, SearchInfo};
 use crate::rules::{Cell, Geometry, Player};
 use serde::{Deserialize, Serialize};
 use std::time::Duration;
@@ -94,6 +94,17 @@ pub struct SideSetup<'a> {
     /// `?` reply is fine), its increment added after each move; running
     /// out loses on time.
     pub clock: Option<Clock>,
+    /// Ask `search_info` after every `genmove` (the engine knows it, and
+    /// the run records or adjudicates on what it says).
+    pub search_info: bool,
+}
+
+/// One engine move as the judge saw it: how long its reply took, and what
+/// the engine said of its search (nothing unless the run asked).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct MoveData {
+    pub time: Duration,
+    pub search: SearchInfo,
 }
 
 /// How a game ended.
@@ -108,6 +119,8 @@ pub struct GameEnd {
     pub detail: Option<String>,
     /// Moves after the opening, in order.
     pub moves: Vec<Cell>,
+    /// Each of those moves' time and search, in the same order.
+    pub move_data: Vec<MoveData>,
     /// Time each side (X, O) spent answering `genmove`.
     pub time: [Duration; 2],
     /// Whose process (X, O) must be replaced before its next game: the side
@@ -129,6 +142,7 @@ impl GameEnd {
             fault_by: None,
             detail: None,
             moves,
+            move_data: Vec::new(),
             time,
             replace: [false; 2],
         }
@@ -142,6 +156,7 @@ impl GameEnd {
             fault_by: None,
             detail: Some(ruling.detail),
             moves,
+            move_data: Vec::new(),
             time,
             replace: [false; 2],
         }
@@ -155,6 +170,7 @@ impl GameEnd {
             fault_by: Some(side),
             detail: Some(detail),
             moves: Vec::new(),
+            move_data: Vec::new(),
             time: [Duration::ZERO; 2],
             replace: [side == Player::X, side == Player::O],
         }

@@ -11,10 +11,12 @@
 //! `merge` read schema 3 only and refuse older records, naming the line;
 //! `kinrow convert` reads every schema.
 
-use super::game::Reason;
+use super::game::{MoveData, Reason};
 use super::report::{BoardInfo, EngineInfo};
 use super::schedule::Tournament;
 use super::shard::Shard;
+use crate::protocol::{Score, SearchInfo};
+use crate::records::MoveNote;
 use crate::rules::{Cell, Player};
 use anyhow::{bail, Context};
 use serde::{Deserialize, Serialize};
@@ -70,6 +72,80 @@ pub struct GameRecord {
     /// The shard that played it (absent when the run is not sharded).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub shard: Option<Shard>,
+    /// Each move of `moves`: its time and what its engine said of its
+    /// search (`--move-info`; left out otherwise).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub move_info: Vec<MoveInfo>,
+}
+
+/// One engine move's time and search, as `--move-info` records it:
+/// `{"ms":12.345,"depth":6,"score":120,"nodes":5210}`, a proved score as
+/// text (`"win in 7"`, `"loss in 4"`, `"draw"`), what the engine did not
+/// say left out.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveInfo {
+    /// The reply's time, in ms.
+    pub ms: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub depth: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "score_field")]
+    pub score: Option<Score>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<u64>,
+}
+
+impl MoveInfo {
+    pub fn of(data: &MoveData) -> MoveInfo {
+        MoveInfo {
+            ms: (data.time.as_secs_f64() * 1e6).round() / 1e3,
+            depth: data.search.depth,
+            score: data.search.score,
+            nodes: data.search.nodes,
+        }
+    }
+
+    /// The move's note in SGF and `.psq` records.
+    pub fn note(&self) -> MoveNote {
+        let search = SearchInfo {
+            depth: self.depth,
+            score: self.score,
+            nodes: self.nodes,
+        };
+        MoveNote {
+            time_us: Some((self.ms * 1e3).round().max(0.0) as u64),
+            search: (!search.is_empty()).then(|| search.to_string()),
+        }
+    }
+}
+
+/// A score in a record: an evaluation as a number, a proved result as its
+/// words.
+mod score_field {
+    use crate::protocol::Score;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(score: &Option<Score>, s: S) -> Result<S::Ok, S::Error> {
+        match score {
+            Some(Score::Eval(n)) => s.serialize_i64(*n),
+            Some(other) => s.serialize_str(&other.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Field {
+        Number(i64),
+        Words(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Score>, D::Error> {
+        match Option::<Field>::deserialize(d)? {
+            None => Ok(None),
+            Some(Field::Number(n)) => Ok(Some(Score::Eval(n))),
+            Some(Field::Words(w)) => w.parse().map(Some).map_err(serde::de::Error::custom),
+        }
+    }
 }
 
 /// The line a run writes into `--games-out` before its first record of a
@@ -439,6 +515,7 @@ mod tests {
             board: None,
             run: Some("0123456789abcdef".into()),
             shard: None,
+            move_info: Vec::new(),
         }
     }
 

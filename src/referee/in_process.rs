@@ -19,7 +19,7 @@ use super::game::{Cancelled, GameEnd, GameSetup, Reason};
 use super::judge::{Judge, Reply, Stop};
 use crate::bots::BotKind;
 use crate::engine::{Engine, EngineConfig};
-use crate::protocol::{ProtocolError, Shape};
+use crate::protocol::{ProtocolError, SearchInfo, Shape};
 use crate::rules::{Board, Cell, Player};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -196,12 +196,26 @@ pub fn play_in_process(
             // have waited for.
             Ok(_) if used > setup.timeout => {
                 let late = Reply::Stopped(Stop::Fault(Reason::Timeout, String::new()));
-                judge.rule(side, late, used, on_move)
+                judge.rule(side, late, used, SearchInfo::default(), on_move)
             }
-            Ok(Ok(cell)) => judge.rule(side, Reply::Cell(cell), used, on_move),
+            Ok(Ok(cell)) => {
+                // As a process answers `search_info` (see `process`).
+                let search = if setup.sides[side.index()].search_info {
+                    engines[side.index()].search_info()
+                } else {
+                    SearchInfo::default()
+                };
+                judge.rule(side, Reply::Cell(cell), used, search, on_move)
+            }
             Ok(Err(e)) => {
                 refusal = e.to_string();
-                judge.rule(side, Reply::Refused(&refusal), used, on_move)
+                judge.rule(
+                    side,
+                    Reply::Refused(&refusal),
+                    used,
+                    SearchInfo::default(),
+                    on_move,
+                )
             }
         };
         if let Err(stop) = verdict {

@@ -8,10 +8,10 @@
 //! A mode brings the reply and how long it took; how it got it (a pipe
 //! with a deadline, a call on the referee's own thread) is the mode's.
 
-use super::adjudication::{Adjudication, Ruling};
+use super::adjudication::{Adjudication, Ruling, ScoreWatch};
 use super::detail_text;
-use super::game::{Cancelled, GameEnd, GameSetup, Reason};
-use crate::protocol::MoveReply;
+use super::game::{Cancelled, GameEnd, GameSetup, MoveData, Reason};
+use crate::protocol::{MoveReply, SearchInfo};
 use crate::rules::{Board, Cell, Player};
 use std::time::{Duration, Instant};
 
@@ -50,6 +50,8 @@ pub(super) struct Judge<'b> {
     /// The hard deadline for each reply (`--timeout`).
     timeout: Duration,
     moves: Vec<Cell>,
+    /// Each move's time and what the engine said of its search.
+    move_data: Vec<MoveData>,
     /// Time each side (X, O) spent answering `genmove`.
     time: [Duration; 2],
     /// What is left on each side's game clock.
@@ -62,6 +64,10 @@ pub(super) struct Judge<'b> {
     unseen: [Option<Cell>; 2],
     /// How the game may end early; `None` when it may not.
     adjudication: Option<&'b Adjudication>,
+    /// The sides' scores, when games may end on them.
+    scores: Option<ScoreWatch>,
+    /// A ruling on the scores of the last move.
+    score_ruling: Option<Ruling>,
 }
 
 impl<'b> Judge<'b> {
@@ -77,6 +83,7 @@ impl<'b> Judge<'b> {
             board,
             timeout: setup.timeout,
             moves: Vec::with_capacity(setup.geometry.area()),
+            move_data: Vec::with_capacity(setup.geometry.area()),
             time: [Duration::ZERO; 2],
             clock: setup.sides.map(|s| s.clock.map(|c| c.base())),
             increment: setup
@@ -85,6 +92,8 @@ impl<'b> Judge<'b> {
             margin: setup.time_margin,
             unseen: [None, None],
             adjudication: Some(setup.adjudication).filter(|a| a.is_on()),
+            scores: setup.adjudication.on_scores().then(ScoreWatch::default),
+            score_ruling: None,
         }
     }
 
@@ -100,7 +109,11 @@ impl<'b> Judge<'b> {
         if let Some(outcome) = self.board.outcome() {
             return Some(Ending::Board(outcome.winner()));
         }
-        self.adjudication?.rule(self.board).map(Ending::Ruled)
+        let adjudication = self.adjudication?;
+        adjudication
+            .rule(self.board)
+            .or_else(|| self.score_ruling.clone())
+            .map(Ending::Ruled)
     }
 
     pub fn board(&self) -> &Board {
@@ -136,14 +149,16 @@ impl<'b> Judge<'b> {
         }
     }
 
-    /// The verdict on `side`'s reply, which took `used`: the move, checked
-    /// and played (and told to `on_move`), or the fault that ends the game.
-    /// A side past its clock has lost on time, whatever it answered.
+    /// The verdict on `side`'s reply, which took `used` (and what it said
+    /// of its search): the move, checked and played (and told to
+    /// `on_move`), or the fault that ends the game. A side past its clock
+    /// has lost on time, whatever it answered.
     pub fn rule(
         &mut self,
         side: Player,
         reply: Reply<'_>,
         used: Duration,
+        search: SearchInfo,
         on_move: &mut dyn FnMut(Player, Cell),
     ) -> Result<(), Stop> {
         let left = self.left(side);
@@ -189,6 +204,10 @@ impl<'b> Judge<'b> {
             Err(e) => Err(Stop::Fault(Reason::Illegal, format!("{cell}: {e}"))),
             Ok(_) => {
                 self.moves.push(cell);
+                self.move_data.push(MoveData { time: used, search });
+                if let (Some(watch), Some(rules)) = (self.scores.as_mut(), self.adjudication) {
+                    self.score_ruling = watch.heard(rules, side, search.score, self.board);
+                }
                 let i = side.index();
                 if let Some(l) = self.clock[i] {
                     self.clock[i] = Some(l + self.increment[i]);
@@ -225,17 +244,19 @@ impl<'b> Judge<'b> {
     /// The game's end: played out (`Ok(winner)`, `None` for a draw), or
     /// lost by the side that stopped with a fault; Ctrl-C abandons it.
     pub fn end(self, result: Result<Ending, (Player, Stop)>) -> Result<GameEnd, Cancelled> {
-        match result {
-            Ok(Ending::Board(winner)) => Ok(GameEnd::played_out(winner, self.moves, self.time)),
-            Ok(Ending::Ruled(ruling)) => Ok(GameEnd::adjudicated(ruling, self.moves, self.time)),
-            Err((_, Stop::Cancelled)) => Err(Cancelled),
+        let mut end = match result {
+            Ok(Ending::Board(winner)) => GameEnd::played_out(winner, self.moves, self.time),
+            Ok(Ending::Ruled(ruling)) => GameEnd::adjudicated(ruling, self.moves, self.time),
+            Err((_, Stop::Cancelled)) => return Err(Cancelled),
             Err((side, Stop::Fault(reason, detail))) => {
                 let mut end = GameEnd::forfeit(side, reason, detail);
                 end.moves = self.moves;
                 end.time = self.time;
-                Ok(end)
+                end
             }
-        }
+        };
+        end.move_data = self.move_data;
+        Ok(end)
     }
 }
 
@@ -249,6 +270,8 @@ mod tests {
     static NO_ADJUDICATION: Adjudication = Adjudication {
         draw_after: None,
         exact: None,
+        resign: None,
+        score_draw: None,
     };
 
     fn setup(match_time: Option<Duration>) -> GameSetup<'static> {
@@ -264,6 +287,7 @@ mod tests {
             sides: [SideSetup {
                 requests: &[],
                 clock,
+                search_info: false,
             }; 2],
             time_margin: Duration::ZERO,
             adjudication: &NO_ADJUDICATION,
@@ -288,7 +312,13 @@ mod tests {
         let mut on_move = |side, cell| heard.push((side, cell));
         let x = Player::X;
         judge
-            .rule(x, Reply::Text(" 2 2\n"), ms(5), &mut on_move)
+            .rule(
+                x,
+                Reply::Text(" 2 2\n"),
+                ms(5),
+                SearchInfo::default(),
+                &mut on_move,
+            )
             .ok();
         let o = Player::O;
         let cases = [
@@ -317,12 +347,19 @@ mod tests {
             ),
         ];
         for (reply, reason, words) in cases {
-            let (r, detail) = fault(judge.rule(o, reply, ms(1), &mut on_move));
+            let (r, detail) =
+                fault(judge.rule(o, reply, ms(1), SearchInfo::default(), &mut on_move));
             assert_eq!(r, reason);
             assert!(detail.starts_with(words), "{detail}");
         }
         judge
-            .rule(o, Reply::Cell(Cell::new(0, 0)), ms(1), &mut on_move)
+            .rule(
+                o,
+                Reply::Cell(Cell::new(0, 0)),
+                ms(1),
+                SearchInfo::default(),
+                &mut on_move,
+            )
             .ok();
         let end = judge.end(Err((x, Stop::Fault(Reason::Crash, "gone".into()))));
         let end = end.unwrap();
@@ -344,13 +381,31 @@ mod tests {
         let start = Instant::now();
         assert_eq!(judge.deadline(x, start), start + ms(100));
         judge
-            .rule(x, Reply::Text("1 1"), ms(60), &mut |_, _| {})
+            .rule(
+                x,
+                Reply::Text("1 1"),
+                ms(60),
+                SearchInfo::default(),
+                &mut |_, _| {},
+            )
             .ok();
         assert_eq!(judge.left(x), Some(ms(40)));
         judge
-            .rule(Player::O, Reply::Text("2 2"), ms(1), &mut |_, _| {})
+            .rule(
+                Player::O,
+                Reply::Text("2 2"),
+                ms(1),
+                SearchInfo::default(),
+                &mut |_, _| {},
+            )
             .ok();
-        let (reason, detail) = fault(judge.rule(x, Reply::Text("3 3"), ms(41), &mut |_, _| {}));
+        let (reason, detail) = fault(judge.rule(
+            x,
+            Reply::Text("3 3"),
+            ms(41),
+            SearchInfo::default(),
+            &mut |_, _| {},
+        ));
         assert_eq!(reason, Reason::Timeout);
         assert_eq!(
             detail,
@@ -359,7 +414,8 @@ mod tests {
         // Silent until its clock (sooner than the deadline) ended the wait.
         let o = Player::O;
         let silent = Reply::Stopped(Stop::Fault(Reason::Timeout, String::new()));
-        let (_, detail) = fault(judge.rule(o, silent, ms(99), &mut |_, _| {}));
+        let (_, detail) =
+            fault(judge.rule(o, silent, ms(99), SearchInfo::default(), &mut |_, _| {}));
         assert!(detail.starts_with("lost on time"), "{detail}");
     }
 
@@ -379,23 +435,53 @@ mod tests {
         // The wait allows the margin.
         assert_eq!(judge.deadline(x, start), start + ms(120));
         judge
-            .rule(x, Reply::Text("1 1"), ms(60), &mut |_, _| {})
+            .rule(
+                x,
+                Reply::Text("1 1"),
+                ms(60),
+                SearchInfo::default(),
+                &mut |_, _| {},
+            )
             .ok();
         assert_eq!(judge.left(x), Some(ms(70)));
         assert_eq!(judge.left(o), None);
         judge
-            .rule(o, Reply::Text("2 2"), ms(1), &mut |_, _| {})
+            .rule(
+                o,
+                Reply::Text("2 2"),
+                ms(1),
+                SearchInfo::default(),
+                &mut |_, _| {},
+            )
             .ok();
         // 15 ms past its clock: within the margin, so it counts; the clock
         // stands at 0, then gains the increment.
         judge
-            .rule(x, Reply::Text("1 2"), ms(85), &mut |_, _| {})
+            .rule(
+                x,
+                Reply::Text("1 2"),
+                ms(85),
+                SearchInfo::default(),
+                &mut |_, _| {},
+            )
             .unwrap_or_else(|_| panic!("late within the margin"));
         assert_eq!(judge.left(x), Some(ms(30)));
         judge
-            .rule(o, Reply::Text("3 3"), ms(1), &mut |_, _| {})
+            .rule(
+                o,
+                Reply::Text("3 3"),
+                ms(1),
+                SearchInfo::default(),
+                &mut |_, _| {},
+            )
             .ok();
-        let (reason, detail) = fault(judge.rule(x, Reply::Text("1 3"), ms(51), &mut |_, _| {}));
+        let (reason, detail) = fault(judge.rule(
+            x,
+            Reply::Text("1 3"),
+            ms(51),
+            SearchInfo::default(),
+            &mut |_, _| {},
+        ));
         assert_eq!(reason, Reason::Timeout);
         assert_eq!(
             detail,

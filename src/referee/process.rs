@@ -9,10 +9,13 @@ use super::detail_text;
 use super::game::{Cancelled, GameEnd, GameSetup, Reason};
 use super::judge::{Judge, Reply, Stop};
 use crate::client::{ClientError, EngineLink, Response};
-use crate::protocol::{Command, MoveReply};
+use crate::protocol::{Command, MoveReply, SearchInfo};
 use crate::rules::{Board, Cell, Player};
 use std::fmt::Display;
 use std::time::{Duration, Instant};
+
+/// The least wait for the answer to `search_info` after the move's.
+const SEARCH_INFO_WAIT: Duration = Duration::from_millis(500);
 
 impl From<ClientError> for Stop {
     fn from(e: ClientError) -> Stop {
@@ -88,8 +91,16 @@ fn setup_requests(setup: &GameSetup<'_>, side: Player) -> Vec<Command> {
 }
 
 /// The requests of a turn, after what `requests` holds: the opponent's
-/// move (`told`), what is left on the clock (`left`), and `genmove`.
-fn push_turn(requests: &mut Vec<Command>, told: Option<Cell>, left: Option<Duration>) {
+/// move (`told`), what is left on the clock (`left`), `genmove`, and
+/// `search_info` when `side` is asked it (in the same write: its answer
+/// follows the move's at once, no round trip more).
+fn push_turn(
+    requests: &mut Vec<Command>,
+    setup: &GameSetup<'_>,
+    side: Player,
+    told: Option<Cell>,
+    left: Option<Duration>,
+) {
     if let Some(cell) = told {
         requests.push(Command::play(cell));
     }
@@ -97,6 +108,20 @@ fn push_turn(requests: &mut Vec<Command>, told: Option<Cell>, left: Option<Durat
         requests.push(Command::set_time_left(left));
     }
     requests.push(Command::GenMove);
+    if setup.sides[side.index()].search_info {
+        requests.push(Command::SearchInfo);
+    }
+}
+
+/// The answer to the `search_info` sent after a `genmove` that was
+/// answered: what the engine says of its search (nothing if it refuses).
+fn read_search_info(engine: &mut EngineLink, deadline: Instant) -> Result<SearchInfo, Stop> {
+    let r = engine.read_response(deadline)?;
+    Ok(if r.success {
+        SearchInfo::read(&r.text)
+    } else {
+        SearchInfo::default()
+    })
 }
 
 /// Reads the replies to `side`'s set-up (`newgame`, `set seed`, its own
@@ -167,7 +192,8 @@ impl Setups {
                 continue;
             }
             if !over {
-                push_turn(&mut requests, None, setup.sides[i].clock.map(|c| c.base()));
+                let left = setup.sides[i].clock.map(|c| c.base());
+                push_turn(&mut requests, setup, side, None, left);
             }
             if let Some(stop) = unasked(engines[i]) {
                 setups.pending[i] = false;
@@ -292,7 +318,7 @@ pub fn play_game(
             if let Some(held) = setups.held[side.index()].take() {
                 buf.extend(held);
             }
-            push_turn(&mut buf, told, left);
+            push_turn(&mut buf, setup, side, told, left);
             Instant::now()
         };
         ply += 1;
@@ -303,22 +329,41 @@ pub fn play_game(
             told,
             timeleft: left.is_some(),
         };
-        let reply = exchange(engine, setup, &turn, judge.deadline(side, start));
+        let deadline = judge.deadline(side, start);
+        let reply = exchange(engine, setup, &turn, deadline);
         // Waiting out a Gomocup brain's write gap is the referee's time.
         let used = start.elapsed().saturating_sub(engine.take_waited());
+        let asked = setup.sides[side.index()].search_info;
+        let mut search = SearchInfo::default();
         let response;
         let reply = match reply {
             Ok(r) => {
                 response = r;
-                if response.success {
-                    Reply::Text(&response.text)
-                } else {
+                if !response.success {
                     Reply::Refused(&response.text)
+                } else if asked {
+                    // Its move is in; the answer to `search_info` is due at
+                    // once (the move's deadline, at least a moment more).
+                    let due = deadline.max(Instant::now() + SEARCH_INFO_WAIT);
+                    match read_search_info(engine, due) {
+                        Ok(info) => {
+                            search = info;
+                            Reply::Text(&response.text)
+                        }
+                        Err(Stop::Fault(reason, why)) => {
+                            judge.charge(side, used);
+                            let why = format!("answered genmove, then not search_info: {why}");
+                            break Err((side, Stop::Fault(reason, why)));
+                        }
+                        Err(Stop::Cancelled) => break Err((side, Stop::Cancelled)),
+                    }
+                } else {
+                    Reply::Text(&response.text)
                 }
             }
             Err(stop) => Reply::Stopped(stop),
         };
-        if let Err(stop) = judge.rule(side, reply, used, on_move) {
+        if let Err(stop) = judge.rule(side, reply, used, search, on_move) {
             break Err((side, stop));
         }
         ending = judge.ending();

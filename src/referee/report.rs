@@ -43,7 +43,7 @@ pub struct PairingTally {
     /// Faults by reason, and by which engine (0 = a, 1 = b).
     pub faults: [BTreeMap<Reason, u64>; 2],
     /// Games ended by adjudication, by kind ([`super::adjudication::KINDS`]).
-    pub adjudicated: [u64; 2],
+    pub adjudicated: [u64; super::adjudication::KINDS.len()],
     /// First game of a pair still waiting for its partner: pair → a's score.
     open_pairs: HashMap<usize, f64, BuildHasherDefault<PairHasher>>,
 }
@@ -103,7 +103,7 @@ impl PairingTally {
             a_as_o: Wdl::default(),
             penta: Pentanomial::default(),
             faults: [BTreeMap::new(), BTreeMap::new()],
-            adjudicated: [0; 2],
+            adjudicated: [0; super::adjudication::KINDS.len()],
             open_pairs: HashMap::default(),
         }
     }
@@ -797,6 +797,7 @@ mod tests {
             fault_by,
             detail: None,
             moves: vec![],
+            move_data: Vec::new(),
             time: [Duration::ZERO; 2],
             replace: [false; 2],
         }

@@ -294,6 +294,7 @@ fn check_record(
             detail: record.detail.clone(),
             moves,
             // Only the results are counted; times stay in the records.
+            move_data: Vec::new(),
             time: [Duration::ZERO; 2],
             replace: [false; 2],
         },

@@ -82,6 +82,8 @@ struct Shared<'a> {
     run_id: &'a str,
     /// Each engine's settings as the `set` requests of its set-up.
     requests: &'a [Vec<Command>],
+    /// Whether each engine is asked `search_info` after `genmove`.
+    search_info: &'a [bool],
     books: Mutex<Books<'a>>,
     watcher: Option<&'a dyn Watcher>,
 }
@@ -162,6 +164,7 @@ fn worker(shared: &Shared<'_>, mut players: impl Players) {
             sides: [job.x, job.o].map(|e| SideSetup {
                 requests: &shared.requests[e],
                 clock: config.settings_of(e).clock,
+                search_info: shared.search_info[e],
             }),
             time_margin: config.time_margin,
             adjudication: &config.adjudication,
@@ -221,8 +224,7 @@ pub fn run(
         plan,
         resumed,
         decided,
-        games_out,
-        log,
+        files,
     } = prepare(config, &cancel)?;
     let head = Head {
         config,
@@ -245,9 +247,10 @@ pub fn run(
     }
     let books = Books {
         counts,
-        games_out,
+        games_out: files.games_out,
         run_line: Some(plan.run_line.line()),
-        log,
+        log: files.log,
+        messages: files.messages,
         write_errors: Vec::new(),
         progress: Progress::new(
             config.progress,
@@ -277,8 +280,14 @@ struct Prepared {
     resumed: Resumed,
     /// A resumed SPRT match may be decided already: nothing to play.
     decided: bool,
+    files: OpenFiles,
+}
+
+/// The run's files open for appending.
+struct OpenFiles {
     games_out: Option<File>,
     log: Option<File>,
+    messages: Option<File>,
 }
 
 /// What every game of the run reads.
@@ -291,6 +300,8 @@ struct Plan {
     run_line: RunLine,
     /// Each engine's settings as the `set` requests of its set-up.
     requests: Vec<Vec<Command>>,
+    /// Whether each engine is asked `search_info` after `genmove`.
+    search_info: Vec<bool>,
 }
 
 /// The counts as the games of earlier sessions (`--resume`) leave them.
@@ -308,10 +319,17 @@ struct Resumed {
 /// games of earlier sessions.
 fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared> {
     let bots = config.in_process.then(|| bot_engines(config));
-    let (openings, games_out, log) = open_files(config)?;
-    let (engines, kinds) = match bots {
-        Some((engines, kinds)) => (engines, kinds),
-        None => (check_engines(config, cancel)?, Vec::new()),
+    let (openings, files) = open_files(config)?;
+    let (engines, kinds, search_info) = match bots {
+        // The built-in bots answer it.
+        Some((engines, kinds)) => {
+            let asked = vec![config.wants_search_info(); engines.len()];
+            (engines, kinds, asked)
+        }
+        None => {
+            let (engines, asked) = check_engines(config, cancel)?;
+            (engines, Vec::new(), asked)
+        }
     };
     if config.in_process {
         check_bot_settings(config, &kinds)?;
@@ -328,6 +346,7 @@ fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared
         schedule,
         run_line,
         requests,
+        search_info,
     };
     let resumed = resume_past(config, &plan)?;
     let decided = config.sprt.is_some_and(|test| {
@@ -351,16 +370,15 @@ fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared
         plan,
         resumed,
         decided,
-        games_out,
-        log,
+        files,
     })
 }
 
 /// The run's files, before anything is written: none may be another, nor a
 /// directory where a file is due (or the other way round); the output
 /// directories made; the openings read; `--json` writable; the records and
-/// the log opened for appending.
-fn open_files(config: &Config) -> anyhow::Result<(Openings, Option<File>, Option<File>)> {
+/// the log and `--messages` opened for appending.
+fn open_files(config: &Config) -> anyhow::Result<(Openings, OpenFiles)> {
     config.files().check()?;
     for dir in [&config.log_dir, &config.sgf_dir].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -392,7 +410,13 @@ fn open_files(config: &Config) -> anyhow::Result<(Openings, Option<File>, Option
         Some(dir) => Some(open_append(&dir.join(super::files::REFEREE_LOG))?),
         None => None,
     };
-    Ok((openings, games_out, log))
+    let messages = config.messages.as_deref().map(open_append).transpose()?;
+    let files = OpenFiles {
+        games_out,
+        log,
+        messages,
+    };
+    Ok((openings, files))
 }
 
 /// The games of `--resume`'s records, checked against this run and
@@ -498,6 +522,7 @@ fn play<'a>(
         },
         run_id: &plan.run_line.run,
         requests: &plan.requests,
+        search_info: &plan.search_info,
         books: Mutex::new(books),
         watcher,
     };

@@ -611,6 +611,7 @@ mod tests {
             fault_by: None,
             detail: None,
             moves,
+            move_data: Vec::new(),
             time: [Duration::ZERO; 2],
             replace: [false; 2],
         }
