@@ -214,6 +214,17 @@ impl RunArgs {
     }
 }
 
+/// The rate of samples when none is given: every engine move.
+pub const DEFAULT_SAMPLE_RATE: f64 = 1.0;
+
+/// A chance in (0, 1] (`--sample-rate`, `referee samples --rate`).
+pub fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if p > 0.0 && p <= 1.0 => Ok(p),
+        _ => Err(format!("'{text}' is not a chance in (0, 1]")),
+    }
+}
+
 fn parse_shard(s: &str) -> Result<Shard, String> {
     s.parse().map_err(|e: ShardError| e.to_string())
 }
