@@ -285,6 +285,12 @@ fn finish(config: &Config, stop: &Stop, result: anyhow::Result<RunOutcome>) -> E
             // A closed stdout (`referee | head`) must not panic the run.
             let _ =
                 std::io::Write::write_all(&mut std::io::stdout().lock(), outcome.report.as_bytes());
+            if let Some(s) = &outcome.samples {
+                say(&format!(
+                    "referee: {} samples from {} games into {}",
+                    s.samples, s.games, s.file
+                ));
+            }
             for e in &outcome.write_errors {
                 say(&format!("referee: {e}"));
             }

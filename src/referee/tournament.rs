@@ -26,6 +26,8 @@ use super::openings::Openings;
 use super::players::{Bots, Players, Processes};
 use super::progress::Progress;
 use super::report::{self, sprt_status, EngineInfo, PairingTally, PlyTimes, RunInfo};
+use super::run_samples::{SamplesOut, SamplesSummary};
+use super::samples::{SampleBoard, Sampler};
 use super::schedule::{GameSet, Schedule};
 use super::seeds::{derive_seed, Stream};
 use super::stats::SprtDecision;
@@ -59,6 +61,8 @@ pub struct RunOutcome {
     /// removed directory). The games were still played and the report is
     /// complete, but what is named here is missing or incomplete.
     pub write_errors: Vec<String>,
+    /// What went into `--samples` this session.
+    pub samples: Option<SamplesSummary>,
 }
 
 /// Shared state of the workers.
@@ -82,6 +86,8 @@ struct Shared<'a> {
     run_id: &'a str,
     /// Each engine's settings as the `set` requests of its set-up.
     requests: &'a [Vec<Command>],
+    /// How `--samples` are drawn.
+    samples: Option<(Sampler, SampleBoard)>,
     books: Mutex<Books<'a>>,
     watcher: Option<&'a dyn Watcher>,
 }
@@ -124,6 +130,7 @@ impl<'a> Shared<'a> {
             config: self.config,
             engines: self.engines,
             run_id: self.run_id,
+            samples: self.samples,
         }
     }
 }
@@ -223,6 +230,7 @@ pub fn run(
         decided,
         games_out,
         log,
+        samples,
     } = prepare(config, &cancel)?;
     let head = Head {
         config,
@@ -248,6 +256,7 @@ pub fn run(
         games_out,
         run_line: Some(plan.run_line.line()),
         log,
+        samples,
         write_errors: Vec::new(),
         progress: Progress::new(
             config.progress,
@@ -279,6 +288,7 @@ struct Prepared {
     decided: bool,
     games_out: Option<File>,
     log: Option<File>,
+    samples: Option<SamplesOut>,
 }
 
 /// What every game of the run reads.
@@ -308,7 +318,7 @@ struct Resumed {
 /// games of earlier sessions.
 fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared> {
     let bots = config.in_process.then(|| bot_engines(config));
-    let (openings, games_out, log) = open_files(config)?;
+    let (openings, games_out, log, mut samples) = open_files(config)?;
     let (engines, kinds) = match bots {
         Some((engines, kinds)) => (engines, kinds),
         None => (check_engines(config, cancel)?, Vec::new()),
@@ -330,6 +340,9 @@ fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared
         requests,
     };
     let resumed = resume_past(config, &plan)?;
+    if let Some(out) = samples.as_mut() {
+        out.tidy()?;
+    }
     let decided = config.sprt.is_some_and(|test| {
         sprt_status(test, &resumed.tallies[0]).decision != SprtDecision::Continue
     });
@@ -353,14 +366,15 @@ fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared
         decided,
         games_out,
         log,
+        samples,
     })
 }
 
 /// The run's files, before anything is written: none may be another, nor a
 /// directory where a file is due (or the other way round); the output
-/// directories made; the openings read; `--json` writable; the records and
-/// the log opened for appending.
-fn open_files(config: &Config) -> anyhow::Result<(Openings, Option<File>, Option<File>)> {
+/// directories made; the openings read; `--json` writable; the records,
+/// the samples and the log opened for appending.
+fn open_files(config: &Config) -> anyhow::Result<RunFiles> {
     config.files().check()?;
     for dir in [&config.log_dir, &config.sgf_dir].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -392,8 +406,20 @@ fn open_files(config: &Config) -> anyhow::Result<(Openings, Option<File>, Option
         Some(dir) => Some(open_append(&dir.join(super::files::REFEREE_LOG))?),
         None => None,
     };
-    Ok((openings, games_out, log))
+    let samples = match &config.samples {
+        Some(samples) => {
+            let board = samples.check(config.geometry).map_err(anyhow::Error::msg)?;
+            let resume = config.resume.is_some();
+            Some(SamplesOut::open(samples, board, resume)?)
+        }
+        None => None,
+    };
+    Ok((openings, games_out, log, samples))
 }
+
+/// The files a session opens: the openings, the records, the log, the
+/// samples.
+type RunFiles = (Openings, Option<File>, Option<File>, Option<SamplesOut>);
 
 /// The games of `--resume`'s records, checked against this run and
 /// counted; the unfinished last line they may end with cut off.
@@ -498,6 +524,7 @@ fn play<'a>(
         },
         run_id: &plan.run_line.run,
         requests: &plan.requests,
+        samples: books.samples.as_ref().map(SamplesOut::drawn),
         books: Mutex::new(books),
         watcher,
     };
@@ -563,6 +590,7 @@ fn report(
         counts,
         mut write_errors,
         mut progress,
+        samples,
         ..
     } = books;
     let done = counts.done;
@@ -575,6 +603,11 @@ fn report(
             if lost == 1 { " is" } else { "s are" }
         )];
     }
+    let samples = samples.map(|out| {
+        let (summary, error) = out.finish();
+        write_errors.extend(error);
+        summary
+    });
     let interrupted = cancel.load(Ordering::Relaxed) && (done as usize) < counts.total;
     let info = head.info(&counts, seconds, interrupted);
     let standings = counts.standings();
@@ -585,7 +618,8 @@ fn report(
         w.run_ended(&info, &standings);
     }
     if let Some(path) = &config.json {
-        let summary = report::summary(&info, engines, tallies, sprt);
+        let mut summary = report::summary(&info, engines, tallies, sprt);
+        summary.samples = samples.clone();
         let text = serde_json::to_string_pretty(&summary)?;
         if let Err(e) = std::fs::write(path, text + "\n") {
             write_errors.push(format!("cannot write {}: {e}", path.display()));
@@ -597,5 +631,6 @@ fn report(
         games: done,
         total: counts.total,
         write_errors,
+        samples,
     })
 }
