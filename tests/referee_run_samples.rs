@@ -207,7 +207,7 @@ fn a_resumed_run_closes_the_open_frame_and_appends_each_game_once() {
         let whole = std::fs::read(&samples).unwrap();
         if format == "bin-lz4" {
             assert!(
-                err.contains("ended the LZ4 frame the run left open"),
+                err.contains("ended the LZ4 frame the stopped run left open"),
                 "{err}"
             );
             // Two frames now, reading as the uninterrupted run's one.

@@ -166,21 +166,20 @@ impl SamplesOut {
             })
             .with_context(|| format!("cannot mend the end of {}", path.display()))?;
         let what = match (close, len > at) {
-            (true, false) => "ended the LZ4 frame the run left open".to_string(),
+            (true, false) => "ended the LZ4 frame the stopped run left open".to_string(),
             (true, true) => format!(
-                "removed an unfinished block ({} bytes) and ended the LZ4 frame the run left open",
+                "removed an unfinished block ({} bytes, cut off when the run stopped) and ended \
+                 the LZ4 frame the run left open; referee samples remakes its samples from the \
+                 records",
                 len - at
             ),
             (false, _) => format!(
-                "removed an unfinished last sample or frame ({} bytes)",
+                "removed an unfinished last sample or frame ({} bytes, cut off when the run \
+                 stopped); referee samples remakes its samples from the records",
                 len - at
             ),
         };
-        say(&format!(
-            "referee: {}: {what}, cut off when the run stopped (referee samples remakes all \
-             from the records)",
-            path.display()
-        ));
+        say(&format!("referee: {}: {what}", path.display()));
         Ok(())
     }
 

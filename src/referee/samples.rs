@@ -240,10 +240,14 @@ pub fn game_samples(record: &GameRecord, rate: f64, rng: &mut SmallRng) -> Vec<S
     samples
 }
 
-/// A cell as c-gomoku-cli's CSV writes it: `h8`.
-fn csv_cell(&[row, col]: &[u32; 2]) -> String {
-    let letter = char::from(b'a' + (col - 1) as u8);
-    format!("{letter}{row}")
+/// Appends a cell as c-gomoku-cli's CSV writes it: `h8` (rows up to 22,
+/// columns up to `v`).
+fn push_csv_cell(out: &mut Vec<u8>, &[row, col]: &[u32; 2]) {
+    out.push(b'a' + (col - 1) as u8);
+    if row >= 10 {
+        out.push(b'0' + (row / 10) as u8);
+    }
+    out.push(b'0' + (row % 10) as u8);
 }
 
 /// A cell as c-gomoku-cli's binary layout has it: `(x << 5) | y`, from 0.
@@ -251,15 +255,17 @@ fn bin_cell(&[row, col]: &[u32; 2]) -> u16 {
     (((col - 1) << 5) | (row - 1)) as u16
 }
 
-/// Appends a sample in c-gomoku-cli's CSV layout.
+/// Appends a sample in c-gomoku-cli's CSV layout, byte by byte (a run
+/// writes one a ply, each as long as its game so far).
 pub fn push_csv(out: &mut Vec<u8>, sample: &Sample) {
-    let position: String = sample.position.iter().map(csv_cell).collect();
-    let line = format!(
-        "{position},{},{}\n",
-        csv_cell(&sample.played),
-        sample.result
-    );
-    out.extend_from_slice(line.as_bytes());
+    for cell in &sample.position {
+        push_csv_cell(out, cell);
+    }
+    out.push(b',');
+    push_csv_cell(out, &sample.played);
+    out.push(b',');
+    out.push(b'0' + sample.result);
+    out.push(b'\n');
 }
 
 /// Appends a sample in c-gomoku-cli's binary layout, on a board of `size`
