@@ -310,3 +310,28 @@ fn samples_of_a_board_the_layouts_cannot_hold_are_refused_before_any_game() {
         assert_eq!(out.status.code(), Some(2), "{flag} without --samples");
     }
 }
+
+/// /dev/full opens, and every write to it fails (a full disk): said at
+/// once, the games still played and reported, the missing samples counted
+/// at the end, exit status 1.
+#[test]
+fn samples_that_cannot_be_written_are_said_and_counted_and_the_run_goes_on() {
+    for format in ["csv", "bin-lz4"] {
+        let args = [
+            &GOMOKU[..],
+            &["--seed", "2", "--in-process", "--samples", "/dev/full"],
+        ];
+        let out = referee_cmd(&[&args.concat()[..], &["--sample-format", format]].concat());
+        let err = unwrapped(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{format}: {err}");
+        assert!(String::from_utf8_lossy(&out.stdout).contains("6 of 6 games"));
+        assert!(
+            err.contains("referee: cannot write samples to /dev/full: No space left on device"),
+            "{err}"
+        );
+        assert!(
+            err.contains("cannot write /dev/full: the samples of 6 games are missing"),
+            "{err}"
+        );
+    }
+}
