@@ -1,8 +1,9 @@
 //! The books of a run: a finished game's bookkeeping (its `--games-out`
-//! record, its `--samples`, its lines of `referee.log`, its SGF file), done by the worker
-//! that played it into a [`Batch`], and the [`Books`] every batch is
-//! entered into under one lock: the records in one write, the counts, the
-//! SPRT's decision, the watcher and the progress display.
+//! record, its `--samples`, its lines of `referee.log`, its SGF file), done
+//! by the worker that played it into a [`Batch`], and the [`Books`] every
+//! batch is entered into under one lock: the records in one write, the
+//! samples, the counts, the SPRT's decision, the watcher and the progress
+//! display.
 
 use super::config::Config;
 use super::convert;

@@ -374,7 +374,7 @@ fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared
 /// directory where a file is due (or the other way round); the output
 /// directories made; the openings read; `--json` writable; the records,
 /// the samples and the log opened for appending.
-fn open_files(config: &Config) -> anyhow::Result<RunFiles> {
+fn open_files(config: &Config) -> anyhow::Result<SessionFiles> {
     config.files().check()?;
     for dir in [&config.log_dir, &config.sgf_dir].into_iter().flatten() {
         std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
@@ -419,7 +419,7 @@ fn open_files(config: &Config) -> anyhow::Result<RunFiles> {
 
 /// The files a session opens: the openings, the records, the log, the
 /// samples.
-type RunFiles = (Openings, Option<File>, Option<File>, Option<SamplesOut>);
+type SessionFiles = (Openings, Option<File>, Option<File>, Option<SamplesOut>);
 
 /// The games of `--resume`'s records, checked against this run and
 /// counted; the unfinished last line they may end with cut off.
