@@ -97,6 +97,53 @@ fn the_slurm_array_script_plays_one_shard_a_task() {
     assert_eq!(merged(&out_dir, 3), one_run_report());
 }
 
+/// `SAMPLES=lz4 run-shard.sh`: each shard's samples in a file of its own,
+/// which put together are the samples of the shards' records; a resumed
+/// shard adds none.
+#[test]
+fn run_shard_writes_each_shards_samples_to_its_own_file() {
+    let scratch = Scratch::new("cluster-samples");
+    let out_dir = scratch.path("shards");
+    let gomoku = "--bots random,blocking --board 15x15 --k 5 --games 6 --seed 3 --in-process";
+    let shard = |i: &str, samples: &str| {
+        Command::new("bash")
+            .arg(cluster("run-shard.sh"))
+            .args([i, "2"])
+            .args(gomoku.split(' '))
+            .env("REFEREE", referee_bin())
+            .env("OUT", &out_dir)
+            .env("SAMPLES", samples)
+            .output()
+            .unwrap()
+    };
+    for i in ["1", "2", "2"] {
+        let out = shard(i, "lz4");
+        assert!(out.status.success(), "{}", unwrapped(&out.stderr));
+    }
+    let bad = shard("1", "npz");
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(unwrapped(&bad.stderr).contains("SAMPLES=npz: give csv, bin or lz4"));
+    let file = |name: &str| out_dir.join(name);
+    let joined = [file("shard-1-of-2.lz4"), file("shard-2-of-2.lz4")]
+        .iter()
+        .flat_map(|f| std::fs::read(f).unwrap())
+        .collect::<Vec<u8>>();
+    let made = scratch.path("made.bin");
+    let out = Command::new(referee_bin())
+        .arg("samples")
+        .args([file("shard-1-of-2.jsonl"), file("shard-2-of-2.jsonl")])
+        .arg("--out")
+        .arg(&made)
+        .args(["--format", "bin"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", unwrapped(&out.stderr));
+    let made = std::fs::read(made).unwrap();
+    assert!(!made.is_empty());
+    let read = kinrow::referee::samples::read_lz4_frames(&joined).unwrap();
+    assert!(read == made, "the shards' samples are their records'");
+}
+
 #[test]
 fn the_kubernetes_job_is_indexed_and_its_command_plays_its_shard() {
     let text = std::fs::read_to_string(cluster("k8s-shards.yaml")).unwrap();

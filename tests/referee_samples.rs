@@ -1,8 +1,11 @@
 //! `referee samples`: training samples from a real run's records, in
-//! c-gomoku-cli's CSV and binary layouts; records of other games refused.
+//! c-gomoku-cli's CSV, binary and LZ4 layouts; records of other games
+//! refused.
 
 mod referee_common;
+mod skip;
 
+use kinrow::referee::samples::read_lz4_frames;
 use referee_common::*;
 use std::path::Path;
 use std::process::Output;
@@ -155,5 +158,84 @@ fn records_of_other_games_and_bad_values_are_refused() {
         let out = referee_cmd(&["samples", &text(&games), "--out", &text(&csv), flag, value]);
         assert_eq!(out.status.code(), Some(2), "{flag} {value}");
         assert!(!csv.exists());
+    }
+}
+
+/// `--format bin-lz4` (or c-gomoku-cli's `bin_lz4`): the binary layout's
+/// bytes in one LZ4 frame, as lz4_flex and the `lz4` tool read them; two
+/// such files one after the other read as both.
+#[test]
+fn the_lz4_layout_is_the_binary_bytes_in_an_lz4_frame() {
+    let s = Scratch::new("samples-lz4");
+    let games = s.path("games.jsonl");
+    let out = referee_cmd(&[
+        "--bots",
+        "random,blocking",
+        "--board",
+        "15x15",
+        "--k",
+        "5",
+        "--games",
+        "4",
+        "--seed",
+        "2",
+        "--in-process",
+        "--quiet",
+        "--games-out",
+        &text(&games),
+    ]);
+    assert!(out.status.success(), "{}", unwrapped(&out.stderr));
+    let write = |name: &str, format: &str| {
+        let path = s.path(name);
+        let out = referee_cmd(&[
+            "samples",
+            &text(&games),
+            "--out",
+            &text(&path),
+            "--format",
+            format,
+        ]);
+        assert!(out.status.success(), "{}", unwrapped(&out.stderr));
+        std::fs::read(path).unwrap()
+    };
+    let bin = write("samples.bin", "bin");
+    let lz4 = write("samples.lz4", "bin-lz4");
+    assert!(write("samples2.lz4", "bin_lz4") == lz4);
+    // One frame: its magic number, smaller than what it holds.
+    assert_eq!(&lz4[..4], &[0x04, 0x22, 0x4d, 0x18]);
+    assert!(lz4.len() < bin.len() / 2, "{} of {}", lz4.len(), bin.len());
+    let mut inflated = Vec::new();
+    std::io::Read::read_to_end(
+        &mut lz4_flex::frame::FrameDecoder::new(&lz4[..]),
+        &mut inflated,
+    )
+    .unwrap();
+    assert!(inflated == bin, "lz4_flex reads the binary bytes back");
+    let twice = s.path("twice.lz4");
+    std::fs::write(&twice, [&lz4[..], &lz4[..]].concat()).unwrap();
+    assert!(
+        read_lz4_frames(&std::fs::read(&twice).unwrap()).unwrap() == [&bin[..], &bin[..]].concat()
+    );
+    let lz4_d = |path: &Path| {
+        std::process::Command::new("lz4")
+            .args(["-d", "-c"])
+            .arg(path)
+            .output()
+    };
+    match lz4_d(&s.path("samples.lz4")) {
+        Ok(one) => {
+            assert!(one.status.success());
+            assert!(one.stdout == bin, "lz4 -d reads the binary bytes back");
+            let two = lz4_d(&twice).unwrap();
+            assert!(
+                two.stdout == [&bin[..], &bin[..]].concat(),
+                "and concatenated frames"
+            );
+        }
+        Err(e) => skip::skip_loudly(
+            "lz4 -d of referee samples --format bin-lz4",
+            &format!("cannot run lz4: {e}"),
+            "apt-get install lz4",
+        ),
     }
 }

@@ -93,6 +93,7 @@ fn a_watcher_hears_every_start_move_and_end() {
         sprt: None,
         json: None,
         games_out: None,
+        samples: None,
         resume: None,
         log_dir: None,
         progress: false,

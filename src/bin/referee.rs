@@ -7,10 +7,10 @@
 use clap::error::ErrorKind;
 use clap::{CommandFactory, Parser};
 use kinrow::bots::BotKind;
-use kinrow::referee::args::{parse_bot, RunArgs, WatchAddress};
+use kinrow::referee::args::{parse_bot, parse_rate, RunArgs, WatchAddress, DEFAULT_SAMPLE_RATE};
 use kinrow::referee::merge::MergeConfig;
 use kinrow::referee::ratings::{Anchor, RatingsConfig};
-use kinrow::referee::samples::{SampleFormat, SamplesConfig};
+use kinrow::referee::samples::{SampleFormat, Sampler, SamplesConfig};
 use kinrow::referee::{say, Config, ConfigError, RunOutcome};
 use kinrow::serve::watch::Live;
 use kinrow::sys::reaper::Reaper;
@@ -64,22 +64,16 @@ struct SamplesArgs {
     /// Write the samples here.
     #[arg(long, value_name = "FILE")]
     out: PathBuf,
-    /// c-gomoku-cli's layout: csv or bin.
+    /// c-gomoku-cli's layout: csv, bin or bin-lz4 (also spelt bin_lz4:
+    /// the binary layout in LZ4's frame format).
     #[arg(long, value_name = "FORMAT", default_value = "csv")]
     format: SampleFormat,
     /// The chance that an engine's move is taken, in (0, 1].
-    #[arg(long, value_name = "P", default_value_t = 1.0, value_parser = parse_rate)]
+    #[arg(long, value_name = "P", default_value_t = DEFAULT_SAMPLE_RATE, value_parser = parse_rate)]
     rate: f64,
     /// Seed of the draws that pick the moves taken.
     #[arg(long, default_value_t = 0)]
     seed: u64,
-}
-
-fn parse_rate(text: &str) -> Result<f64, String> {
-    match text.parse::<f64>() {
-        Ok(p) if p > 0.0 && p <= 1.0 => Ok(p),
-        _ => Err(format!("'{text}' is not a chance in (0, 1]")),
-    }
 }
 
 #[derive(clap::Args, Debug)]
@@ -221,9 +215,11 @@ fn samples(args: SamplesArgs) -> ExitCode {
     let config = SamplesConfig {
         files: args.files,
         out: args.out,
-        format: args.format,
-        rate: args.rate,
-        seed: args.seed,
+        sampler: Sampler {
+            format: args.format,
+            rate: args.rate,
+            seed: args.seed,
+        },
     };
     match kinrow::referee::samples::samples(&config) {
         Ok(outcome) => {
@@ -289,6 +285,12 @@ fn finish(config: &Config, stop: &Stop, result: anyhow::Result<RunOutcome>) -> E
             // A closed stdout (`referee | head`) must not panic the run.
             let _ =
                 std::io::Write::write_all(&mut std::io::stdout().lock(), outcome.report.as_bytes());
+            if let Some(s) = &outcome.samples {
+                say(&format!(
+                    "referee: {} samples from {} games into {}",
+                    s.samples, s.games, s.file
+                ));
+            }
             for e in &outcome.write_errors {
                 say(&format!("referee: {e}"));
             }

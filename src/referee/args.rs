@@ -8,6 +8,7 @@
 
 use super::engine_settings::{NamedSettings, Settings};
 use super::openings::OpeningOrder;
+use super::samples::SampleFormat;
 use super::schedule::Tournament;
 use super::shard::{Shard, ShardError};
 use super::stats::Sprt;
@@ -136,6 +137,19 @@ pub struct RunArgs {
     /// they belong to this run, count them, and play only the missing games.
     #[arg(long, requires = "games_out")]
     pub resume: bool,
+    /// Write training samples of each finished game here, in
+    /// c-gomoku-cli's layouts (gomoku only): the samples `referee samples`
+    /// makes of the run's records, appended.
+    #[arg(long, value_name = "FILE")]
+    pub samples: Option<PathBuf>,
+    /// With --samples: the chance that an engine's move is taken, in
+    /// (0, 1] (default 1).
+    #[arg(long, value_name = "P", requires = "samples", value_parser = parse_rate)]
+    pub sample_rate: Option<f64>,
+    /// With --samples: csv, bin or bin-lz4 (default: from the file's
+    /// extension, .csv, .bin or .lz4; else csv).
+    #[arg(long, value_name = "FORMAT", requires = "samples")]
+    pub sample_format: Option<SampleFormat>,
     /// Write engines' stderr and the referee's log here.
     #[arg(long, value_name = "DIR")]
     pub log_dir: Option<PathBuf>,
@@ -230,6 +244,17 @@ impl RunArgs {
             addr: SocketAddr::new(self.serve_bind, port),
             hosts: self.serve_hosts.clone(),
         })
+    }
+}
+
+/// The rate of samples when none is given: every engine move.
+pub const DEFAULT_SAMPLE_RATE: f64 = 1.0;
+
+/// A chance in (0, 1] (`--sample-rate`, `referee samples --rate`).
+pub fn parse_rate(text: &str) -> Result<f64, String> {
+    match text.parse::<f64>() {
+        Ok(p) if p > 0.0 && p <= 1.0 => Ok(p),
+        _ => Err(format!("'{text}' is not a chance in (0, 1]")),
     }
 }
 

@@ -1,8 +1,9 @@
 //! The books of a run: a finished game's bookkeeping (its `--games-out`
-//! record, its lines of `referee.log`, its SGF file), done by the worker
-//! that played it into a [`Batch`], and the [`Books`] every batch is
-//! entered into under one lock: the records in one write, the counts, the
-//! SPRT's decision, the watcher and the progress display.
+//! record, its `--samples`, its lines of `referee.log`, its SGF file), done
+//! by the worker that played it into a [`Batch`], and the [`Books`] every
+//! batch is entered into under one lock: the records in one write, the
+//! samples, the counts, the SPRT's decision, the watcher and the progress
+//! display.
 
 use super::config::Config;
 use super::convert;
@@ -12,6 +13,8 @@ use super::games_out::{
 };
 use super::progress::Progress;
 use super::report::{sprt_status, EngineInfo, PairingTally, PlyTimes};
+use super::run_samples::SamplesOut;
+use super::samples::{SampleBoard, Sampler};
 use super::say;
 use super::schedule::Job;
 use super::stats::{Sprt, SprtDecision};
@@ -63,6 +66,9 @@ pub(super) struct Batch {
     /// The record each game's line is written from (see
     /// [`Bookkeeper::finished`]).
     pub record: Option<GameRecord>,
+    /// The games' `--samples`, laid out but not yet encoded, and how many.
+    pub samples: Vec<u8>,
+    pub sampled: u64,
     /// Their lines of `referee.log`.
     pub log: String,
     /// Their blocks of `--messages`.
@@ -119,6 +125,7 @@ pub(super) struct Books<'a> {
     pub log: Option<File>,
     /// `--messages`.
     pub messages: Option<File>,
+    pub samples: Option<SamplesOut>,
     pub write_errors: Vec<String>,
     pub progress: Progress,
 }
@@ -167,6 +174,15 @@ impl Books<'_> {
                 .and_then(|()| out.flush());
             if let Err(e) = written {
                 self.write_failed("a record to --games-out", &batch.games, &e);
+            }
+        }
+        // After the records: the samples file holds only games that are in
+        // them, so a resumed run samples no game twice.
+        if let Some(out) = self.samples.as_mut() {
+            let games = batch.games.len() as u64;
+            if let Some(failure) = out.write(&batch.samples, games, batch.sampled) {
+                self.progress.clear();
+                say(&failure);
             }
         }
         if let Some(log) = self.log.as_mut() {
@@ -223,6 +239,8 @@ impl Batch {
     pub fn clear(&mut self) {
         self.games.clear();
         self.records.clear();
+        self.samples.clear();
+        self.sampled = 0;
         self.log.clear();
         self.messages.clear();
         self.oldest = None;
@@ -236,6 +254,8 @@ pub(super) struct Bookkeeper<'a> {
     pub engines: &'a [EngineInfo],
     /// The run's fingerprint, in every record.
     pub run_id: &'a str,
+    /// How `--samples` are drawn, on the run's board.
+    pub samples: Option<(Sampler, SampleBoard)>,
 }
 
 impl Bookkeeper<'_> {
@@ -262,7 +282,7 @@ impl Bookkeeper<'_> {
             self.engines[job.o].name.as_str(),
         ];
         let skipped_counts = [skipped[0].1, skipped[1].1];
-        if config.games_out.is_some() {
+        if config.games_out.is_some() || self.samples.is_some() {
             self.record(batch, &job, &end, names, opening, skipped_counts);
         }
         if config.log_dir.is_some() {
@@ -289,7 +309,8 @@ impl Bookkeeper<'_> {
         now
     }
 
-    /// The game's `--games-out` line, pushed onto the batch's.
+    /// The game's `--games-out` line and its samples, pushed onto the
+    /// batch's.
     fn record(
         &self,
         batch: &mut Batch,
@@ -351,7 +372,12 @@ impl Bookkeeper<'_> {
             line.move_info
                 .extend(end.move_data.iter().map(MoveInfo::of));
         }
-        push_record(&mut batch.records, line);
+        if config.games_out.is_some() {
+            push_record(&mut batch.records, line);
+        }
+        if let Some((sampler, board)) = &self.samples {
+            batch.sampled += sampler.push(line, *board, &mut batch.samples) as u64;
+        }
     }
 }
 

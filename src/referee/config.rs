@@ -7,13 +7,15 @@
 use super::adjudication::{
     Adjudication, ExactAdjudication, ScoreDraw, ScoreRule, DEFAULT_SOLVER_EMPTIES,
 };
-use super::args::RunArgs;
+use super::args::{RunArgs, DEFAULT_SAMPLE_RATE};
 use super::engine_settings::{EngineSettings, Setting, SettingsFlags};
 use super::files;
 use super::games_out::{self, PastGames, RunLine, RECORD_SCHEMA};
 use super::openings::Openings;
 use super::openings::{default_opening_plies, OpeningSource};
 use super::report::{BoardInfo, EngineInfo};
+use super::run_samples::RunSamples;
+use super::samples::{SampleFormat, Sampler};
 use super::schedule::Tournament;
 use super::shard::Shard;
 use super::stats::Sprt;
@@ -76,6 +78,8 @@ pub struct Config {
     pub json: Option<PathBuf>,
     /// One JSON line per finished game, appended.
     pub games_out: Option<PathBuf>,
+    /// Training samples of each finished game (`--samples`).
+    pub samples: Option<RunSamples>,
     /// The games already in `games_out`, read for `--resume`: checked
     /// against this run, counted, and not played again.
     pub resume: Option<PastGames>,
@@ -117,6 +121,7 @@ impl Config {
         files::RunFiles {
             json: self.json.as_deref(),
             games_out: self.games_out.as_deref(),
+            samples: self.samples.as_ref().map(|s| s.path.as_path()),
             log_dir: self.log_dir.as_deref(),
             sgf_dir: self.sgf_dir.as_deref(),
             messages: self.messages.as_deref(),
@@ -158,8 +163,9 @@ impl Config {
     }
 
     /// The rules between flags: at least two engines; an SPRT for exactly
-    /// two, played as one run; `--in-process` for built-in bots only; and
-    /// records to resume from only with `--games-out`.
+    /// two, played as one run; `--in-process` for built-in bots only;
+    /// records to resume from only with `--games-out`; samples of gomoku
+    /// only, at a rate that is a chance.
     pub fn check(&self) -> Result<(), ConfigError> {
         let usage = |m: String| Err(ConfigError::Usage(m));
         if self.engines.len() < 2 {
@@ -197,6 +203,9 @@ impl Config {
                  near zero)"
                     .into(),
             );
+        }
+        if let Some(samples) = &self.samples {
+            samples.check(self.geometry).map_err(ConfigError::Usage)?;
         }
         self.check_settings()
     }
@@ -325,6 +334,17 @@ impl Config {
             sprt: args.sprt,
             json: args.json,
             games_out: args.games_out,
+            samples: args.samples.map(|path| RunSamples {
+                sampler: Sampler {
+                    format: args
+                        .sample_format
+                        .unwrap_or_else(|| SampleFormat::of_path(&path)),
+                    rate: args.sample_rate.unwrap_or(DEFAULT_SAMPLE_RATE),
+                    // `referee samples`'s default --seed: the same samples.
+                    seed: 0,
+                },
+                path,
+            }),
             resume: None,
             log_dir: args.log_dir,
             progress: !args.quiet,

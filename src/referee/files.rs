@@ -5,7 +5,7 @@
 //!   is read line by line with a bound on each line and on the whole file,
 //!   so `/dev/zero` or a wrong, huge file is an error naming the file and
 //!   the limit, never a referee that grows until the kernel kills it.
-//! - No two of the run's files may be one file: `--json`, `--games-out`,
+//! - No two of the run's files may be one file: `--json`, `--games-out`, `--samples`,
 //!   the files the referee writes in `--log-dir` and the openings file are
 //!   compared by canonical path and by device and inode (hard links,
 //!   symlinks, `./x` and `x`), and the run stops before any game naming the
@@ -293,6 +293,8 @@ pub struct RunFiles<'a> {
     pub json: Option<&'a Path>,
     /// `--games-out`.
     pub games_out: Option<&'a Path>,
+    /// `--samples`.
+    pub samples: Option<&'a Path>,
     /// `--log-dir`.
     pub log_dir: Option<&'a Path>,
     /// `--sgf-dir`.
@@ -333,6 +335,7 @@ impl RunFiles<'_> {
             ("--json", self.json),
             ("--games-out", self.games_out),
             ("--messages", self.messages),
+            ("--samples", self.samples),
             ("--openings-file", self.openings_file),
         ];
         for (flag, path) in named {

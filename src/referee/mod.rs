@@ -35,6 +35,8 @@
 //!   fit) from any records.
 //! - [`samples`]: `referee samples`, training samples from records in
 //!   c-gomoku-cli's layouts.
+//! - [`run_samples`]: a run's `--samples`, each finished game's samples
+//!   drawn as `referee samples` draws them, appended as the run goes.
 //! - [`convert`]: the referee's games as SGF and PSQ files (`--sgf-dir`,
 //!   `kinrow convert`).
 //! - [`report`]: per-pairing tallies, the text report and the JSON summary.
@@ -67,6 +69,7 @@ mod progress;
 pub mod ratings;
 pub mod report;
 mod resume;
+pub mod run_samples;
 pub mod samples;
 mod schedule;
 pub mod shard;

@@ -2,6 +2,7 @@
 
 use super::engine_settings::EngineSettings;
 use super::game::{GameEnd, Reason};
+use super::run_samples::SamplesSummary;
 use super::schedule::Tournament;
 use super::shard::Shard;
 use super::stats::{Estimate, Pentanomial, Sprt, SprtDecision, Wdl};
@@ -294,6 +295,10 @@ pub struct Summary<'a> {
     /// Who played whom; left out for a round robin.
     #[serde(skip_serializing_if = "Tournament::is_round_robin")]
     pub tournament: Tournament,
+    /// Where this session's `--samples` went, and how many (absent
+    /// without, and for a merge).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub samples: Option<SamplesSummary>,
 }
 
 /// The board of a run.
@@ -410,6 +415,7 @@ pub fn summary<'a>(
         pairings,
         sprt,
         tournament: info.tournament,
+        samples: None,
     }
 }
 

@@ -4,7 +4,9 @@
 //! move, the move played and the game's result for the side to move; each
 //! engine move is taken with probability `--rate`, drawn from `--seed`,
 //! the run's seed and the game, so the same records give the same samples
-//! whatever the files' order of sessions or shards.
+//! whatever the files' order of sessions or shards. A run's `--samples`
+//! draws each finished game's samples with the same [`Sampler`], so they
+//! are those `referee samples` makes of the run's records.
 //!
 //! The layouts, as c-gomoku-cli's `Game::export_samples_csv` and
 //! `export_samples_bin` (src/game.cpp) write them:
@@ -20,6 +22,11 @@
 //!   carries the colour that plays it in bit 10 (1: White, the second
 //!   player), as c-gomoku-cli takes the move's coordinates from its
 //!   internal move, colour and all; the stones of the position do not.
+//! - Binary, LZ4: the binary layout in LZ4's frame format (c-gomoku-cli's
+//!   `bin_lz4`, written with lz4frame; trainers read it with LZ4's
+//!   auto-framing API). Frames concatenate: `lz4 -d` reads a file of
+//!   several as one stream, lz4_flex's decoder one frame at a time
+//!   ([`read_lz4_frames`]).
 //!
 //! c-gomoku-cli plays gomoku on square boards of 5 to 22 lines, so records
 //! of other games are refused (nothing is written). Games lost by a fault
@@ -28,17 +35,21 @@
 
 use super::game::Reason;
 use super::games_out::{GameRecord, GameResult, PastGames};
+use super::report::BoardInfo;
 use crate::rules::Rule;
 use anyhow::{bail, Context};
 use rand::rngs::SmallRng;
 use rand::{Rng, SeedableRng};
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 
-/// c-gomoku-cli's two layouts.
+/// c-gomoku-cli's layouts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SampleFormat {
     Csv,
     Bin,
+    /// The binary layout, LZ4-compressed in frames.
+    BinLz4,
 }
 
 impl std::str::FromStr for SampleFormat {
@@ -48,9 +59,66 @@ impl std::str::FromStr for SampleFormat {
         match text {
             "csv" => Ok(SampleFormat::Csv),
             "bin" => Ok(SampleFormat::Bin),
-            _ => Err(format!("'{text}' is not a sample format (csv or bin)")),
+            // c-gomoku-cli spells it bin_lz4.
+            "bin-lz4" | "bin_lz4" => Ok(SampleFormat::BinLz4),
+            _ => Err(format!(
+                "'{text}' is not a sample format (csv, bin or bin-lz4)"
+            )),
         }
     }
+}
+
+impl SampleFormat {
+    /// The format a file's extension names: `.csv`, `.bin`, `.lz4`;
+    /// any other is CSV.
+    pub fn of_path(path: &Path) -> SampleFormat {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("bin") => SampleFormat::Bin,
+            Some("lz4") => SampleFormat::BinLz4,
+            _ => SampleFormat::Csv,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            SampleFormat::Csv => "csv",
+            SampleFormat::Bin => "bin",
+            SampleFormat::BinLz4 => "bin-lz4",
+        }
+    }
+
+    /// The bytes of `raw` (samples in the CSV or binary layout, as
+    /// [`Sampler::push`] makes them) as they go into a file: as they are,
+    /// or for LZ4 one whole frame (none for no samples).
+    pub fn encoded(self, raw: &[u8]) -> std::borrow::Cow<'_, [u8]> {
+        if self != SampleFormat::BinLz4 || raw.is_empty() {
+            return std::borrow::Cow::Borrowed(raw);
+        }
+        let mut frame = lz4_encoder(Vec::new());
+        // Into a Vec: nothing can fail.
+        let _ = frame.write_all(raw);
+        std::borrow::Cow::Owned(frame.finish().unwrap_or_default())
+    }
+}
+
+/// An LZ4 frame's encoder as c-gomoku-cli's lz4frame writes them (LZ4F's
+/// defaults): blocks linked, no content checksum, so that a frame a run
+/// left open when it was killed is closed by its end mark alone
+/// ([`super::run_samples`]).
+pub fn lz4_encoder<W: Write>(out: W) -> lz4_flex::frame::FrameEncoder<W> {
+    let info = lz4_flex::frame::FrameInfo::new().block_mode(lz4_flex::frame::BlockMode::Linked);
+    lz4_flex::frame::FrameEncoder::with_frame_info(info, out)
+}
+
+/// Everything in an LZ4 file, every frame of it, as `lz4 -d` and LZ4's
+/// auto-framing API read it (lz4_flex's `FrameDecoder` reads one frame).
+pub fn read_lz4_frames(mut bytes: &[u8]) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut out = Vec::new();
+    while !bytes.is_empty() {
+        lz4_flex::frame::FrameDecoder::new(&mut bytes).read_to_end(&mut out)?;
+    }
+    Ok(out)
 }
 
 /// What to sample and where to.
@@ -58,10 +126,26 @@ impl std::str::FromStr for SampleFormat {
 pub struct SamplesConfig {
     pub files: Vec<PathBuf>,
     pub out: PathBuf,
+    pub sampler: Sampler,
+}
+
+/// How a game's samples are drawn and laid out: the same for `referee
+/// samples` and a run's `--samples`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Sampler {
     pub format: SampleFormat,
     /// The chance that an engine move is taken, in (0, 1].
     pub rate: f64,
+    /// The draws' seed, with the run's and the game's number.
     pub seed: u64,
+}
+
+/// The board as c-gomoku-cli's binary layout has it: its size and rule
+/// number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SampleBoard {
+    pub size: u32,
+    pub rule: u16,
 }
 
 /// One sample: the stones before the move (1-based `[row, col]`, in the
@@ -74,11 +158,9 @@ pub struct Sample {
     pub result: u8,
 }
 
-/// A board c-gomoku-cli plays: its size and rule number.
-fn gomoku_board(record: &GameRecord) -> Result<(u32, u16), String> {
-    let Some(b) = &record.board else {
-        return Err("has no board (records of an old referee)".into());
-    };
+/// A board c-gomoku-cli plays, or why `board` is none.
+pub fn gomoku_board(board: &BoardInfo) -> Result<SampleBoard, String> {
+    let b = board;
     let rule = match b.rule.parse::<Rule>() {
         Ok(Rule::Free) => Some(0),
         Ok(Rule::Exact) => Some(1),
@@ -87,13 +169,46 @@ fn gomoku_board(record: &GameRecord) -> Result<(u32, u16), String> {
     };
     match rule {
         Some(rule) if b.rows == b.cols && (5..=22).contains(&b.rows) && b.k == 5 => {
-            Ok((b.rows as u32, rule))
+            Ok(SampleBoard {
+                size: b.rows as u32,
+                rule,
+            })
         }
         _ => Err(format!(
             "is of {}x{}, {} in a row, rule {}: c-gomoku-cli's samples are of gomoku (square \
              boards of 5 to 22 lines, five in a row, rule free, exact or renju)",
             b.rows, b.cols, b.k, b.rule
         )),
+    }
+}
+
+/// The board of a record, if c-gomoku-cli plays it.
+fn record_board(record: &GameRecord) -> Result<SampleBoard, String> {
+    match &record.board {
+        Some(board) => gomoku_board(board),
+        None => Err("has no board (records of an old referee)".into()),
+    }
+}
+
+impl Sampler {
+    /// Appends the samples of a finished game on `board` (its record's) to
+    /// `out` in the CSV or binary layout (LZ4 is binary, compressed when
+    /// written: [`SampleFormat::encoded`]); returns how many. The draws
+    /// depend on the sampler's seed, the run's and the game's number only.
+    pub fn push(&self, record: &GameRecord, board: SampleBoard, out: &mut Vec<u8>) -> usize {
+        let game_seed =
+            crate::bots::seeds::digest([self.seed, record.seed.unwrap_or(0), record.game as u64]);
+        let mut rng = SmallRng::seed_from_u64(game_seed);
+        let taken = game_samples(record, self.rate, &mut rng);
+        for sample in &taken {
+            match self.format {
+                SampleFormat::Csv => push_csv(out, sample),
+                SampleFormat::Bin | SampleFormat::BinLz4 => {
+                    push_bin(out, sample, board.size, board.rule)
+                }
+            }
+        }
+        taken.len()
     }
 }
 
@@ -125,10 +240,14 @@ pub fn game_samples(record: &GameRecord, rate: f64, rng: &mut SmallRng) -> Vec<S
     samples
 }
 
-/// A cell as c-gomoku-cli's CSV writes it: `h8`.
-fn csv_cell(&[row, col]: &[u32; 2]) -> String {
-    let letter = char::from(b'a' + (col - 1) as u8);
-    format!("{letter}{row}")
+/// Appends a cell as c-gomoku-cli's CSV writes it: `h8` (rows up to 22,
+/// columns up to `v`).
+fn push_csv_cell(out: &mut Vec<u8>, &[row, col]: &[u32; 2]) {
+    out.push(b'a' + (col - 1) as u8);
+    if row >= 10 {
+        out.push(b'0' + (row / 10) as u8);
+    }
+    out.push(b'0' + (row % 10) as u8);
 }
 
 /// A cell as c-gomoku-cli's binary layout has it: `(x << 5) | y`, from 0.
@@ -136,15 +255,17 @@ fn bin_cell(&[row, col]: &[u32; 2]) -> u16 {
     (((col - 1) << 5) | (row - 1)) as u16
 }
 
-/// Appends a sample in c-gomoku-cli's CSV layout.
+/// Appends a sample in c-gomoku-cli's CSV layout, byte by byte (a run
+/// writes one a ply, each as long as its game so far).
 pub fn push_csv(out: &mut Vec<u8>, sample: &Sample) {
-    let position: String = sample.position.iter().map(csv_cell).collect();
-    let line = format!(
-        "{position},{},{}\n",
-        csv_cell(&sample.played),
-        sample.result
-    );
-    out.extend_from_slice(line.as_bytes());
+    for cell in &sample.position {
+        push_csv_cell(out, cell);
+    }
+    out.push(b',');
+    push_csv_cell(out, &sample.played);
+    out.push(b',');
+    out.push(b'0' + sample.result);
+    out.push(b'\n');
 }
 
 /// Appends a sample in c-gomoku-cli's binary layout, on a board of `size`
@@ -171,8 +292,9 @@ pub struct SamplesOutcome {
 /// Reads the records and writes their samples to `config.out`; records of
 /// a board c-gomoku-cli doesn't play stop it before anything is written.
 pub fn samples(config: &SamplesConfig) -> anyhow::Result<SamplesOutcome> {
-    if !(config.rate > 0.0 && config.rate <= 1.0) {
-        bail!("--rate {} is not a chance in (0, 1]", config.rate);
+    let rate = config.sampler.rate;
+    if !(rate > 0.0 && rate <= 1.0) {
+        bail!("--rate {rate} is not a chance in (0, 1]");
     }
     for input in &config.files {
         super::files::check_distinct(&[
@@ -191,27 +313,14 @@ pub fn samples(config: &SamplesConfig) -> anyhow::Result<SamplesOutcome> {
         std::fs::metadata(path).with_context(|| format!("cannot read {}", path.display()))?;
         let past = PastGames::read(path, super::files::MAX_RECORDS_FILE)?;
         for (line, record) in &past.records {
-            let (size, rule) = gomoku_board(record).map_err(|why| {
+            let board = record_board(record).map_err(|why| {
                 anyhow::anyhow!("{} line {line} {why}; nothing was written", path.display())
             })?;
-            let game_seed = crate::bots::seeds::digest([
-                config.seed,
-                record.seed.unwrap_or(0),
-                record.game as u64,
-            ]);
-            let mut rng = SmallRng::seed_from_u64(game_seed);
-            let taken = game_samples(record, config.rate, &mut rng);
             outcome.games += 1;
-            outcome.samples += taken.len();
-            for sample in &taken {
-                match config.format {
-                    SampleFormat::Csv => push_csv(&mut out, sample),
-                    SampleFormat::Bin => push_bin(&mut out, sample, size, rule),
-                }
-            }
+            outcome.samples += config.sampler.push(record, board, &mut out);
         }
     }
-    std::fs::write(&config.out, out)
+    std::fs::write(&config.out, config.sampler.format.encoded(&out))
         .with_context(|| format!("cannot write {}", config.out.display()))?;
     Ok(outcome)
 }
@@ -328,7 +437,7 @@ mod tests {
             for sample in game_samples(&record, 1.0, &mut rng) {
                 match format {
                     SampleFormat::Csv => push_csv(&mut out, &sample),
-                    SampleFormat::Bin => push_bin(&mut out, &sample, 15, 0),
+                    SampleFormat::Bin | SampleFormat::BinLz4 => push_bin(&mut out, &sample, 15, 0),
                 }
             }
             assert!(out == read(samples), "{samples} differs");
@@ -372,8 +481,60 @@ mod tests {
             }),
             ..r
         };
-        assert!(gomoku_board(&bad)
+        assert!(record_board(&bad)
             .unwrap_err()
             .contains("is of 3x3, 3 in a row"));
+    }
+
+    /// LZ4: one whole frame of the binary layout's bytes, none for no
+    /// samples; and frames written one after another read back as one
+    /// stream.
+    #[test]
+    fn lz4_frames_hold_the_binary_bytes_and_concatenate() {
+        use std::io::Read;
+        let mut raw = Vec::new();
+        for _ in 0..50 {
+            push_bin(&mut raw, &sample(), 15, 0);
+        }
+        let frame = SampleFormat::BinLz4.encoded(&raw).into_owned();
+        assert_eq!(
+            &frame[..4],
+            &0x184D_2204u32.to_le_bytes(),
+            "a frame's magic"
+        );
+        assert!(frame.len() < raw.len());
+        assert!(SampleFormat::BinLz4.encoded(&[]).is_empty());
+        assert_eq!(SampleFormat::Bin.encoded(&raw), &raw[..]);
+        let mut two = frame.clone();
+        two.extend_from_slice(&SampleFormat::BinLz4.encoded(&raw[..8]));
+        // lz4_flex's decoder stops at the end of a frame…
+        let mut first = Vec::new();
+        lz4_flex::frame::FrameDecoder::new(&two[..])
+            .read_to_end(&mut first)
+            .unwrap();
+        assert!(first == raw);
+        // …so frames are read one after another.
+        let back = read_lz4_frames(&two).unwrap();
+        assert_eq!(back.len(), raw.len() + 8);
+        assert!(back[..raw.len()] == raw[..] && back[raw.len()..] == raw[..8]);
+    }
+
+    #[test]
+    fn formats_by_name_and_by_extension() {
+        for (text, format) in [
+            ("csv", SampleFormat::Csv),
+            ("bin", SampleFormat::Bin),
+            ("bin-lz4", SampleFormat::BinLz4),
+            ("bin_lz4", SampleFormat::BinLz4),
+        ] {
+            assert_eq!(text.parse(), Ok(format));
+        }
+        assert!("lz4".parse::<SampleFormat>().is_err());
+        let of = |p: &str| SampleFormat::of_path(Path::new(p));
+        assert_eq!(of("a/s.bin"), SampleFormat::Bin);
+        assert_eq!(of("s.lz4"), SampleFormat::BinLz4);
+        assert_eq!(of("s.csv"), SampleFormat::Csv);
+        assert_eq!(of("samples"), SampleFormat::Csv);
+        assert_eq!(of("s.txt"), SampleFormat::Csv);
     }
 }

@@ -26,6 +26,8 @@ use super::openings::Openings;
 use super::players::{Bots, Players, Processes};
 use super::progress::Progress;
 use super::report::{self, sprt_status, EngineInfo, PairingTally, PlyTimes, RunInfo};
+use super::run_samples::{SamplesOut, SamplesSummary};
+use super::samples::{SampleBoard, Sampler};
 use super::schedule::{GameSet, Schedule};
 use super::seeds::{derive_seed, Stream};
 use super::stats::SprtDecision;
@@ -59,6 +61,8 @@ pub struct RunOutcome {
     /// removed directory). The games were still played and the report is
     /// complete, but what is named here is missing or incomplete.
     pub write_errors: Vec<String>,
+    /// What went into `--samples` this session.
+    pub samples: Option<SamplesSummary>,
 }
 
 /// Shared state of the workers.
@@ -84,6 +88,8 @@ struct Shared<'a> {
     requests: &'a [Vec<Command>],
     /// Whether each engine is asked `search_info` after `genmove`.
     search_info: &'a [bool],
+    /// How `--samples` are drawn.
+    samples: Option<(Sampler, SampleBoard)>,
     books: Mutex<Books<'a>>,
     watcher: Option<&'a dyn Watcher>,
 }
@@ -126,6 +132,7 @@ impl<'a> Shared<'a> {
             config: self.config,
             engines: self.engines,
             run_id: self.run_id,
+            samples: self.samples,
         }
     }
 }
@@ -251,6 +258,7 @@ pub fn run(
         run_line: Some(plan.run_line.line()),
         log: files.log,
         messages: files.messages,
+        samples: files.samples,
         write_errors: Vec::new(),
         progress: Progress::new(
             config.progress,
@@ -288,6 +296,7 @@ struct OpenFiles {
     games_out: Option<File>,
     log: Option<File>,
     messages: Option<File>,
+    samples: Option<SamplesOut>,
 }
 
 /// What every game of the run reads.
@@ -319,7 +328,7 @@ struct Resumed {
 /// games of earlier sessions.
 fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared> {
     let bots = config.in_process.then(|| bot_engines(config));
-    let (openings, files) = open_files(config)?;
+    let (openings, mut files) = open_files(config)?;
     let (engines, kinds, search_info) = match bots {
         // The built-in bots answer it.
         Some((engines, kinds)) => {
@@ -349,6 +358,9 @@ fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared
         search_info,
     };
     let resumed = resume_past(config, &plan)?;
+    if let Some(out) = files.samples.as_mut() {
+        out.tidy()?;
+    }
     let decided = config.sprt.is_some_and(|test| {
         sprt_status(test, &resumed.tallies[0]).decision != SprtDecision::Continue
     });
@@ -376,8 +388,8 @@ fn prepare(config: &Config, cancel: &Arc<AtomicBool>) -> anyhow::Result<Prepared
 
 /// The run's files, before anything is written: none may be another, nor a
 /// directory where a file is due (or the other way round); the output
-/// directories made; the openings read; `--json` writable; the records and
-/// the log and `--messages` opened for appending.
+/// directories made; the openings read; `--json` writable; the records,
+/// the log, `--messages` and the samples opened for appending.
 fn open_files(config: &Config) -> anyhow::Result<(Openings, OpenFiles)> {
     config.files().check()?;
     for dir in [&config.log_dir, &config.sgf_dir].into_iter().flatten() {
@@ -411,10 +423,19 @@ fn open_files(config: &Config) -> anyhow::Result<(Openings, OpenFiles)> {
         None => None,
     };
     let messages = config.messages.as_deref().map(open_append).transpose()?;
+    let samples = match &config.samples {
+        Some(samples) => {
+            let board = samples.check(config.geometry).map_err(anyhow::Error::msg)?;
+            let resume = config.resume.is_some();
+            Some(SamplesOut::open(samples, board, resume)?)
+        }
+        None => None,
+    };
     let files = OpenFiles {
         games_out,
         log,
         messages,
+        samples,
     };
     Ok((openings, files))
 }
@@ -523,6 +544,7 @@ fn play<'a>(
         run_id: &plan.run_line.run,
         requests: &plan.requests,
         search_info: &plan.search_info,
+        samples: books.samples.as_ref().map(SamplesOut::drawn),
         books: Mutex::new(books),
         watcher,
     };
@@ -588,6 +610,7 @@ fn report(
         counts,
         mut write_errors,
         mut progress,
+        samples,
         ..
     } = books;
     let done = counts.done;
@@ -600,6 +623,11 @@ fn report(
             if lost == 1 { " is" } else { "s are" }
         )];
     }
+    let samples = samples.map(|out| {
+        let (summary, error) = out.finish();
+        write_errors.extend(error);
+        summary
+    });
     let interrupted = cancel.load(Ordering::Relaxed) && (done as usize) < counts.total;
     let info = head.info(&counts, seconds, interrupted);
     let standings = counts.standings();
@@ -610,7 +638,8 @@ fn report(
         w.run_ended(&info, &standings);
     }
     if let Some(path) = &config.json {
-        let summary = report::summary(&info, engines, tallies, sprt);
+        let mut summary = report::summary(&info, engines, tallies, sprt);
+        summary.samples = samples.clone();
         let text = serde_json::to_string_pretty(&summary)?;
         if let Err(e) = std::fs::write(path, text + "\n") {
             write_errors.push(format!("cannot write {}: {e}", path.display()));
@@ -622,5 +651,6 @@ fn report(
         games: done,
         total: counts.total,
         write_errors,
+        samples,
     })
 }
