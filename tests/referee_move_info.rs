@@ -381,3 +381,82 @@ fn bad_score_rules_are_refused_before_any_game() {
         assert!(r.games.is_empty(), "{extra:?}");
     }
 }
+
+#[test]
+fn move_info_and_score_rulings_resume_shard_and_merge_like_any_run() {
+    let args = |extra: &[&str]| -> Vec<String> {
+        let mut a: Vec<String> = [
+            "--bots",
+            "minimax,mcts",
+            "--board",
+            "9x9",
+            "--k",
+            "5",
+            "--each",
+            "nodes=300",
+            "--seed",
+            "6",
+            "--in-process",
+            "--move-info",
+            "--resign-after",
+            "2",
+            "1500",
+            "--draw-by-score",
+            "30",
+            "3",
+            "40",
+        ]
+        .map(String::from)
+        .to_vec();
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a
+    };
+    let whole_dir = Scratch::new("mi-whole");
+    let whole = run(&whole_dir, &strs(&args(&["--games", "8"])));
+    assert!(
+        whole.games.iter().any(|g| g["reason"] == "adjudicated"),
+        "{:?}",
+        whole.games
+    );
+    // Half the games, then resumed to eight: the same records.
+    let half_dir = Scratch::new("mi-half");
+    run(&half_dir, &strs(&args(&["--games", "4"])));
+    let r = referee(&half_dir, &strs(&args(&["--games", "8", "--resume"])));
+    assert!(r.output.status.success(), "{}", r.stderr);
+    assert_eq!(games_without_time(&r), games_without_time(&whole));
+    // Other score rules make another run: refused.
+    let mut other = args(&["--games", "8", "--resume"]);
+    let at = other.iter().position(|a| a == "1500").unwrap();
+    other[at] = "1600".into();
+    let refusal = referee(&half_dir, &strs(&other));
+    assert_eq!(refusal.output.status.code(), Some(1), "{}", refusal.stderr);
+    assert!(
+        refusal.stderr.contains("games ended by"),
+        "{}",
+        refusal.stderr
+    );
+    // Two shards merged: the one run, move info and all.
+    let mut files = Vec::new();
+    let mut dirs = Vec::new();
+    for i in 1..=2 {
+        let dir = Scratch::new(&format!("mi-shard-{i}"));
+        run(
+            &dir,
+            &strs(&args(&["--games", "8", "--shard", &format!("{i}/2")])),
+        );
+        files.push(dir.path("games.jsonl"));
+        dirs.push(dir);
+    }
+    let out = Scratch::new("mi-merged");
+    let output = assert_cmd::Command::cargo_bin("referee")
+        .unwrap()
+        .arg("merge")
+        .args(&files)
+        .arg("--games-out")
+        .arg(out.path("games.jsonl"))
+        .output()
+        .unwrap();
+    let merged = records(&out, output);
+    assert!(merged.output.status.success(), "{}", merged.stderr);
+    assert_eq!(games_without_time(&merged), games_without_time(&whole));
+}
