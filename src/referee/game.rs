@@ -81,6 +81,8 @@ pub struct GameSetup<'a> {
     /// How games end early, if they do (`--draw-after`,
     /// `--exact-adjudication`).
     pub adjudication: &'a Adjudication,
+    /// Keep each move's time and search for the record (`--move-info`).
+    pub move_data: bool,
 }
 
 /// One side's own part of a game's set-up.

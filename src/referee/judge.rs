@@ -50,8 +50,10 @@ pub(super) struct Judge<'b> {
     /// The hard deadline for each reply (`--timeout`).
     timeout: Duration,
     moves: Vec<Cell>,
-    /// Each move's time and what the engine said of its search.
+    /// Each move's time and what the engine said of its search, when
+    /// `keep_move_data`.
     move_data: Vec<MoveData>,
+    keep_move_data: bool,
     /// Time each side (X, O) spent answering `genmove`.
     time: [Duration; 2],
     /// What is left on each side's game clock.
@@ -83,7 +85,13 @@ impl<'b> Judge<'b> {
             board,
             timeout: setup.timeout,
             moves: Vec::with_capacity(setup.geometry.area()),
-            move_data: Vec::with_capacity(setup.geometry.area()),
+            // Kept only when recorded: nothing more a ply otherwise.
+            move_data: Vec::with_capacity(if setup.move_data {
+                setup.geometry.area()
+            } else {
+                0
+            }),
+            keep_move_data: setup.move_data,
             time: [Duration::ZERO; 2],
             clock: setup.sides.map(|s| s.clock.map(|c| c.base())),
             increment: setup
@@ -204,7 +212,9 @@ impl<'b> Judge<'b> {
             Err(e) => Err(Stop::Fault(Reason::Illegal, format!("{cell}: {e}"))),
             Ok(_) => {
                 self.moves.push(cell);
-                self.move_data.push(MoveData { time: used, search });
+                if self.keep_move_data {
+                    self.move_data.push(MoveData { time: used, search });
+                }
                 if let (Some(watch), Some(rules)) = (self.scores.as_mut(), self.adjudication) {
                     self.score_ruling = watch.heard(rules, side, search.score, self.board);
                 }
@@ -291,6 +301,7 @@ mod tests {
             }; 2],
             time_margin: Duration::ZERO,
             adjudication: &NO_ADJUDICATION,
+            move_data: false,
         }
     }
 
