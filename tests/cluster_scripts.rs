@@ -95,6 +95,42 @@ fn the_slurm_array_script_plays_one_shard_a_task() {
         unwrapped(&again.stderr)
     );
     assert_eq!(merged(&out_dir, 3), one_run_report());
+
+    // A sparse array (--array=1,3) can't say how many shards there are:
+    // refused unless SHARDS says it, and then task I plays shard I of N.
+    let sparse = |shards: Option<&str>| {
+        let mut c = Command::new("bash");
+        c.arg(cluster("slurm-shards.sbatch"))
+            .current_dir(&scratch.0)
+            .env("SLURM_ARRAY_TASK_ID", "3")
+            .env("SLURM_ARRAY_TASK_COUNT", "2")
+            .env("SLURM_ARRAY_TASK_MIN", "1")
+            .env("SLURM_ARRAY_TASK_MAX", "3")
+            .env("KINROW_SCRIPTS", cluster(""))
+            .env("KINROW_RUN", RUN)
+            .env("REFEREE", referee_bin())
+            .env("OUT", scratch.path("again"));
+        if let Some(n) = shards {
+            c.env("SHARDS", n);
+        }
+        c.output().unwrap()
+    };
+    let out = sparse(None);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        unwrapped(&out.stderr).contains("set SHARDS=N"),
+        "{}",
+        unwrapped(&out.stderr)
+    );
+    assert!(!scratch.path("again").exists(), "nothing is played");
+    let out = sparse(Some("2"));
+    assert_eq!(out.status.code(), Some(2), "task 3 of 2 shards");
+    let out = sparse(Some("3"));
+    assert!(out.status.success(), "{}", unwrapped(&out.stderr));
+    let third = std::fs::read_to_string(scratch.path("again/shard-3-of-3.jsonl")).unwrap();
+    let first = std::fs::read_to_string(out_dir.join("shard-3-of-3.jsonl")).unwrap();
+    let games = |t: &str| t.lines().filter(|l| l.contains("\"game\"")).count();
+    assert_eq!(games(&third), games(&first));
 }
 
 /// `SAMPLES=lz4 run-shard.sh`: each shard's samples in a file of its own,
