@@ -24,6 +24,7 @@ use crate::rules::{Board, Cell, Player};
 use crate::solver::{Budget, Solver, Value};
 use std::cell::RefCell;
 use std::fmt::Write as _;
+use std::sync::atomic::AtomicBool;
 
 /// How a run ends games early (all off by default).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -127,8 +128,9 @@ impl Adjudication {
     }
 
     /// The ruling on the position `board` (undecided on the board), if
-    /// the game is to end here.
-    pub fn rule(&self, board: &Board) -> Option<Ruling> {
+    /// the game is to end here. A raised `stop` (Ctrl-C) ends a proof
+    /// unfinished: no ruling.
+    pub fn rule(&self, board: &Board, stop: Option<&AtomicBool>) -> Option<Ruling> {
         if let Some(n) = self.draw_after {
             if board.ply() >= n {
                 return Some(Ruling {
@@ -143,7 +145,7 @@ impl Adjudication {
         let exact = self.exact?;
         let empties = board.geometry().area() - board.ply();
         if empties <= exact.solver_empties && Solver::supports(board.geometry()) {
-            if let Some(ruling) = solver_ruling(board) {
+            if let Some(ruling) = solver_ruling(board, stop) {
                 return Some(ruling);
             }
         }
@@ -267,15 +269,19 @@ thread_local! {
 }
 
 /// The solver's value of `board`, as a ruling with its principal line.
-fn solver_ruling(board: &Board) -> Option<Ruling> {
+fn solver_ruling(board: &Board, stop: Option<&AtomicBool>) -> Option<Ruling> {
     SOLVER.with(|cell| {
         let mut slot = cell.borrow_mut();
         let solver = slot.get_or_insert_with(|| Solver::new(16));
         solver.clear();
-        let report = solver.solve(board, Budget::default()).ok()?;
+        let budget = || Budget {
+            stop,
+            ..Budget::default()
+        };
+        let report = solver.solve(board, budget()).ok()?;
         let value = report.value?;
         let me = board.to_move();
-        let line = solver.principal_line(board, SOLVER_LINE, Budget::default());
+        let line = solver.principal_line(board, SOLVER_LINE, budget());
         let (winner, what) = match value {
             Value::Win(n) => (Some(me), format!("{me} to move wins in {n} plies")),
             Value::Loss(n) => (Some(me.other()), format!("{me} to move loses in {n} plies")),
@@ -686,7 +692,7 @@ mod tests {
             ..Adjudication::default()
         };
         let board = Board::new(Geometry::TIC_TAC_TOE);
-        let ruling = a.rule(&board).unwrap();
+        let ruling = a.rule(&board, None).unwrap();
         assert_eq!(ruling.winner, None);
         assert!(
             ruling
@@ -699,11 +705,11 @@ mod tests {
         let mut b = Board::new(Geometry::TIC_TAC_TOE);
         b.try_play(Cell::new(1, 1)).unwrap();
         b.try_play(Cell::new(0, 1)).unwrap();
-        let ruling = a.rule(&b).unwrap();
+        let ruling = a.rule(&b, None).unwrap();
         assert_eq!(ruling.winner, Some(Player::X), "{}", ruling.detail);
         // Under renju the solver is not asked; no fours: nothing ruled.
         let renju = Geometry::new(15, 15, 5, Rule::Renju).unwrap();
-        assert_eq!(a.rule(&Board::new(renju)), None);
+        assert_eq!(a.rule(&Board::new(renju), None), None);
         assert_eq!(kind_index(Some(&ruling.detail)), 1);
         assert_eq!(kind_index(Some("draw-after: 9 stones")), 0);
     }

@@ -8,6 +8,7 @@ use super::engine_settings::Clock;
 use crate::protocol::{Command, SearchInfo};
 use crate::rules::{Cell, Geometry, Player};
 use serde::{Deserialize, Serialize};
+use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
 /// Why a game ended: `win` and `draw` on the board, or the fault of one
@@ -83,6 +84,8 @@ pub struct GameSetup<'a> {
     pub adjudication: &'a Adjudication,
     /// Keep each move's time and search for the record (`--move-info`).
     pub move_data: bool,
+    /// Ctrl-C: a proof of `--exact-adjudication` stops unfinished.
+    pub cancel: Option<&'a AtomicBool>,
 }
 
 /// One side's own part of a game's set-up.

@@ -13,6 +13,7 @@ use super::detail_text;
 use super::game::{Cancelled, GameEnd, GameSetup, MoveData, Reason};
 use crate::protocol::{MoveReply, SearchInfo};
 use crate::rules::{Board, Cell, Player};
+use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
 /// Why talking to one engine stopped: a fault of that engine, or Ctrl-C.
@@ -70,6 +71,8 @@ pub(super) struct Judge<'b> {
     scores: Option<ScoreWatch>,
     /// A ruling on the scores of the last move.
     score_ruling: Option<Ruling>,
+    /// Ctrl-C, which cuts a proof short.
+    cancel: Option<&'b AtomicBool>,
 }
 
 impl<'b> Judge<'b> {
@@ -102,6 +105,7 @@ impl<'b> Judge<'b> {
             adjudication: Some(setup.adjudication).filter(|a| a.is_on()),
             scores: setup.adjudication.on_scores().then(ScoreWatch::default),
             score_ruling: None,
+            cancel: setup.cancel,
         }
     }
 
@@ -119,7 +123,7 @@ impl<'b> Judge<'b> {
         }
         let adjudication = self.adjudication?;
         adjudication
-            .rule(self.board)
+            .rule(self.board, self.cancel)
             .or_else(|| self.score_ruling.clone())
             .map(Ending::Ruled)
     }
@@ -302,6 +306,7 @@ mod tests {
             time_margin: Duration::ZERO,
             adjudication: &NO_ADJUDICATION,
             move_data: false,
+            cancel: None,
         }
     }
 

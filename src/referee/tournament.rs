@@ -176,6 +176,7 @@ fn worker(shared: &Shared<'_>, mut players: impl Players) {
             time_margin: config.time_margin,
             adjudication: &config.adjudication,
             move_data: config.move_info,
+            cancel: Some(&shared.cancel),
         };
         let played = match watcher {
             Some(w) => {
