@@ -8,20 +8,6 @@ use referee_common::*;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Output;
-use std::time::Duration;
-
-fn referee_cmd(args: &[&str]) -> Output {
-    assert_cmd::Command::cargo_bin("referee")
-        .unwrap()
-        .args(args)
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap()
-}
-
-fn text(path: &Path) -> String {
-    path.display().to_string()
-}
 
 /// A run of `bots` on 3x3 into `out`, with `extra` flags.
 fn play(bots: &str, games: &str, out: &Path, extra: &[&str]) {

@@ -8,21 +8,6 @@ mod skip;
 use kinrow::referee::samples::read_lz4_frames;
 use referee_common::*;
 use std::path::Path;
-use std::process::Output;
-use std::time::Duration;
-
-fn referee_cmd(args: &[&str]) -> Output {
-    assert_cmd::Command::cargo_bin("referee")
-        .unwrap()
-        .args(args)
-        .timeout(Duration::from_secs(120))
-        .output()
-        .unwrap()
-}
-
-fn text(path: &Path) -> String {
-    path.display().to_string()
-}
 
 #[test]
 fn a_gomoku_run_gives_every_engine_move_once_in_both_layouts() {

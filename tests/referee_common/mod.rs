@@ -85,6 +85,21 @@ pub fn unwrapped(stderr: &[u8]) -> String {
     out
 }
 
+/// The referee with `args` alone (a subcommand, a run with its own files).
+pub fn referee_cmd(args: &[&str]) -> Output {
+    assert_cmd::Command::cargo_bin("referee")
+        .unwrap()
+        .args(args)
+        .timeout(Duration::from_secs(120))
+        .output()
+        .unwrap()
+}
+
+/// A path as an argument.
+pub fn text(path: &Path) -> String {
+    path.display().to_string()
+}
+
 /// Reads the records a run wrote into `scratch`.
 pub fn records(scratch: &Scratch, output: Output) -> Run {
     let summary = std::fs::read_to_string(scratch.path("summary.json"))
