@@ -296,7 +296,10 @@ impl Brain {
                 continue;
             }
             if let Some(log) = self.o.log.as_mut() {
-                let _ = writeln!(log, "{line}");
+                // One write per line: brains of concurrent games append to
+                // one log, and `writeln!` writes the text and its newline
+                // apart ("INFO rule 4TURN 12,6" once failed a test).
+                let _ = log.write_all(format!("{line}\n").as_bytes());
             }
             if line.is_empty() {
                 continue;
