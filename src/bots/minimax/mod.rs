@@ -280,9 +280,10 @@ impl Minimax {
         table.next_age();
         if !layout.full_width {
             let g = board.geometry();
-            let memory = self.threat_memory.take().unwrap_or_else(|| threat::Memory {
-                lines: threat::Lines::new(g.k(), g.rule()),
-            });
+            let memory = self
+                .threat_memory
+                .take()
+                .unwrap_or_else(|| threat::Memory::new(threat::Lines::new(g.k(), g.rule())));
             let mut search = ThreatSearch::new(layout, table, board.clone(), memory, deadline);
             let (square, report) = search.choose(rng, caps, start);
             self.threat_memory = Some(search.into_memory());

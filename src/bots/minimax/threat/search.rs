@@ -60,9 +60,29 @@ pub(super) struct VctKnown {
 /// Entries of the cache of failed VCFs (a power of two).
 const VCF_CACHE: usize = 1 << 16;
 
-/// What the search keeps from move to move: the shape classifier.
+/// What the search keeps from move to move: the shape classifier and what
+/// the tactical searches proved (keyed by position, so valid in any later
+/// position of any game under the same rule and board). Most of the other
+/// side's threats read while checking one move are still there two plies
+/// later, where the next check finds them again.
 pub struct Memory {
-    pub lines: Lines,
+    lines: Lines,
+    vcf_cache: Vec<(u64, u8)>,
+    vct_cache: HashMap<u64, VctKnown>,
+}
+
+/// Entries of the VCT cache kept between moves, at most (some 70 MB).
+const VCT_CACHE_KEPT: usize = 1 << 20;
+
+impl Memory {
+    /// Empty memory for the shapes of `lines`.
+    pub fn new(lines: Lines) -> Memory {
+        Memory {
+            lines,
+            vcf_cache: vec![(0, 0); VCF_CACHE],
+            vct_cache: HashMap::new(),
+        }
+    }
 }
 
 /// One move's search: the position, the table and the clock.
@@ -109,6 +129,8 @@ impl<'a> ThreatSearch<'a> {
         let plies = board.geometry().area() + 2;
         ThreatSearch {
             field: Field::new(board, layout, memory.lines),
+            vcf_cache: memory.vcf_cache,
+            vct_cache: memory.vct_cache,
             layout,
             table,
             deadline: hard,
@@ -120,8 +142,6 @@ impl<'a> ThreatSearch<'a> {
             exhausted: false,
             vcf_nodes: NODE_VCF_NODES,
             lists: vec![Vec::new(); plies],
-            vcf_cache: vec![(0, 0); VCF_CACHE],
-            vct_cache: HashMap::new(),
             moves: vec![Vec::new(); plies],
             history: vec![[0, 0]; squares],
             killers: vec![[usize::MAX; 2]; plies],
@@ -129,9 +149,14 @@ impl<'a> ThreatSearch<'a> {
     }
 
     /// Gives back what is kept between moves.
-    pub fn into_memory(self) -> Memory {
+    pub fn into_memory(mut self) -> Memory {
+        if self.vct_cache.len() > VCT_CACHE_KEPT {
+            self.vct_cache = HashMap::new();
+        }
         Memory {
             lines: self.field.into_lines(),
+            vcf_cache: self.vcf_cache,
+            vct_cache: self.vct_cache,
         }
     }
 
@@ -262,8 +287,10 @@ impl<'a> ThreatSearch<'a> {
         }
 
         // The choice must not leave the other a VCT; if it does, the next
-        // moves in the search's order, while time (or the node cap) lasts
-        // (the first eight under a depth cap alone, on node budgets).
+        // moves in the search's order until one is not refuted, while time
+        // (or the node cap) lasts (the first eight under a depth cap alone,
+        // on node budgets). A move whose check ran out of time is played
+        // rather than one proved refuted (it used to be the refuted one).
         let mut choice = best.map_or(moves[0], |b| b.0);
         if !best.is_some_and(|b| is_proven(b.1) && b.1 > 0) {
             self.phase(self.hard, max_nodes);
@@ -272,14 +299,14 @@ impl<'a> ThreatSearch<'a> {
             } else {
                 moves.len()
             };
+            // The choice is `moves[0]`: each iteration moved its best there.
             for &m in moves.iter().take(checked) {
                 match self.refuted_by_vct(m) {
-                    Some(false) => {
+                    Some(true) => continue,
+                    Some(false) | None => {
                         choice = m;
                         break;
                     }
-                    Some(true) => continue,
-                    None => break,
                 }
             }
         }
@@ -607,9 +634,7 @@ mod tests {
 
     fn search<'a>(layout: &'a Layout, table: &'a mut Table, board: &Board) -> ThreatSearch<'a> {
         let g = board.geometry();
-        let memory = Memory {
-            lines: Lines::new(g.k(), g.rule()),
-        };
+        let memory = Memory::new(Lines::new(g.k(), g.rule()));
         let far = Instant::now() + Duration::from_secs(3600);
         ThreatSearch::new(layout, table, board.clone(), memory, far)
     }
@@ -766,5 +791,44 @@ mod tests {
             claims[0] >= 20 && claims[1] >= 5,
             "claims (vcf, vct): {claims:?}"
         );
+    }
+
+    #[test]
+    fn what_the_vct_proved_is_kept_for_the_next_move() {
+        let mut rng = crate::bots::seeded_rng(5);
+        let g = Geometry::new(9, 9, 5, Rule::Free).unwrap();
+        let layout = Layout::new(&Board::new(g));
+        let mut table = Table::new(12);
+        let far = Instant::now() + Duration::from_secs(60);
+        let mut kept = 0;
+        for _ in 0..300 {
+            let Some(board) = random_position(g, rng.random_range(10..24), &mut rng) else {
+                continue;
+            };
+            let mut s = search(&layout, &mut table, &board);
+            if !s.field.fives(board.to_move()).is_empty() || s.vcf_within(20_000).is_some() {
+                continue;
+            }
+            let before = s.nodes;
+            let Some(win) = s.vct_root(20_000, far, u64::MAX) else {
+                continue;
+            };
+            let first = s.nodes - before;
+            if first < 5 * NODE_VCF_NODES {
+                continue;
+            }
+            // The next search of the position, with what this one kept,
+            // finds the same win at once (one VCF attempt and the cache).
+            let memory = s.into_memory();
+            let mut again = ThreatSearch::new(&layout, &mut table, board.clone(), memory, far);
+            assert_eq!(again.vct_root(20_000, far, u64::MAX), Some(win), "{board}");
+            assert!(
+                again.nodes <= NODE_VCF_NODES + 2,
+                "{} of {first}",
+                again.nodes
+            );
+            kept += 1;
+        }
+        assert!(kept >= 5, "only {kept} positions with a VCT worth keeping");
     }
 }
