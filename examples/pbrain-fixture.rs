@@ -19,8 +19,8 @@
 //!               norestart answers RESTART with UNKNOWN
 //! Quirks of real brains:
 //!   --think MS        take MS to answer a move
-//!   --drop-within MS  a command that arrives within MS (fractions allowed)
-//!                     of the brain's last move is lost: answered
+//!   --drop-within MS  every command that arrives within MS (fractions
+//!                     allowed) of the brain's last move is lost: answered
 //!                     "ERROR Unknown command: ARGS", as a strong public
 //!                     engine does
 //!   --early-talk      say MESSAGE lines before being asked anything
@@ -279,9 +279,15 @@ impl Brain {
         };
         let mut reading_board = false;
         loop {
-            let soon = match self.answered_at.take() {
+            // Every command within the window is lost, as a brain still
+            // busy with its move loses them, not only the first.
+            let soon = match self.answered_at {
                 Some(at) if !self.o.drop_within.is_zero() => {
-                    input.arrives_within(at + self.o.drop_within)
+                    let soon = input.arrives_within(at + self.o.drop_within);
+                    if !soon {
+                        self.answered_at = None;
+                    }
+                    soon
                 }
                 _ => false,
             };

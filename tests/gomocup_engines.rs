@@ -240,6 +240,49 @@ fn quirks_of_real_brains_are_not_charged() {
             "gap {gap:?}: {summary}"
         );
     }
+    // One that loses commands for 12 ms after its move, beyond the 5 ms
+    // gap, answering "ERROR Unknown command: X,Y": each TURN it dropped is
+    // sent again (after 5, 10 and 20 ms more), no game is charged, and the
+    // brain's messages say so.
+    let scratch = Scratch::new("gomocup-resend");
+    let engine = brain("gomo", "--think 30 --drop-within 12");
+    let messages = scratch.path("messages.txt");
+    let run = referee(
+        &scratch,
+        &[
+            "--engine",
+            &engine,
+            "--bots",
+            "random",
+            "--board",
+            "10x10",
+            "--games",
+            "2",
+            "--seed",
+            "6",
+            "--messages",
+            messages.to_str().unwrap(),
+        ],
+    );
+    assert!(run.output.status.success(), "{}", run.stderr);
+    let summary = run.summary.expect("a summary");
+    assert_eq!(summary["pairings"][0]["faults"], json!({}), "{summary}");
+    let said = std::fs::read_to_string(&messages).unwrap();
+    let resent = said
+        .lines()
+        .filter(|l| l.contains("referee: the brain dropped 'TURN ") && l.ends_with("sent again"))
+        .count();
+    let plies: usize = run
+        .games
+        .iter()
+        .map(|g| g["moves"].as_array().unwrap().len())
+        .sum();
+    // Every TURN but a game's first request (BEGIN) or one after the
+    // brain's own opening move is dropped once at least.
+    assert!(
+        resent >= plies / 2 - 4,
+        "{resent} resent, {plies} plies:\n{said}"
+    );
     // A brain that takes 1.5 s to start, against moves of 100 ms (a 1.1 s
     // deadline): its start is waited for, not charged. One without RESTART
     // is started again for each game.

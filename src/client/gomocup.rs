@@ -31,6 +31,9 @@ use std::time::{Duration, Instant};
 /// The default write gap.
 pub const DEFAULT_WRITE_GAP: Duration = Duration::from_millis(5);
 
+/// How many times a `TURN` the brain dropped is sent again (see `genmove`).
+const RESENDS: usize = 3;
+
 /// Shorter write-gap waits are skipped (see `write`).
 const MIN_WAIT: Duration = Duration::from_micros(200);
 
@@ -626,7 +629,33 @@ impl GomocupLink {
         let asked = Instant::now();
         self.search = SearchInfo::default();
         self.asking = true;
-        let reply = self.read_move(process, deadline);
+        let mut reply = self.read_move(process, deadline);
+        // A brain that read `TURN` while it still counted itself busy with
+        // its last move drops it and takes the point for a command (Rapfi
+        // does, when the scheduler keeps its search thread from finishing
+        // up, most on a CPU shared with its opponent). Nothing changed for
+        // it: the request is sent again, after the whole gap, then twice
+        // and four times it, and said in its messages.
+        let mut wait = self.options.write_gap;
+        for _ in 0..RESENDS {
+            let dropped = match &reply {
+                Ok(r @ (Reply::Error(m) | Reply::Unknown(m))) if lost_command_word(m, &request) => {
+                    shown(r)
+                }
+                _ => break,
+            };
+            self.keep_message(format!(
+                "referee: the brain dropped '{request}' (it answered '{dropped}'), sent again"
+            ));
+            let wait_now = wait.min(deadline.saturating_duration_since(Instant::now()));
+            std::thread::sleep(wait_now);
+            self.waited += wait_now;
+            wait *= 2;
+            // Waited already: `write` adds no gap of its own.
+            self.last_think = Duration::ZERO;
+            self.write(process, &format!("{request}\n"), deadline)?;
+            reply = self.read_move(process, deadline);
+        }
         self.asking = false;
         let reply = reply?;
         self.last_think = asked.elapsed();
@@ -674,6 +703,17 @@ fn move_response(p: Point) -> Response {
         id: None,
         text: format!("{} {}", u64::from(p.y) + 1, u64::from(p.x) + 1),
     }
+}
+
+/// Whether a brain's `ERROR`/`UNKNOWN` words `m` to `TURN X,Y` show that it
+/// lost the command word and read the point as a command: they end with the
+/// point, as "Unknown command: X,Y" does, and do not name `TURN`.
+fn lost_command_word(m: &str, request: &str) -> bool {
+    let Some(point) = request.strip_prefix("TURN ") else {
+        return false;
+    };
+    let m = m.trim_end();
+    m.ends_with(point) && !m.to_ascii_uppercase().contains("TURN")
 }
 
 /// A brain's answer as the log shows it.
