@@ -18,7 +18,9 @@
 //!   answer: a strong brain may drop a command that comes right after its
 //!   move. The gap adapts: it is at most as long as the brain's last move
 //!   took, so a brain that answers in microseconds (never busy after its
-//!   answer) costs nothing, and one that thinks gets the whole gap.
+//!   answer) costs nothing, and one that thinks gets the whole gap;
+//! - a `TURN` dropped all the same (answered "ERROR Unknown command: X,Y")
+//!   is sent again, at most [`RESENDS`] times.
 
 use super::{ClientError, EngineProcess, Response};
 use crate::protocol::gomocup::{about_field, rule_code, Point, Reply};
