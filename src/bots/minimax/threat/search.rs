@@ -19,7 +19,8 @@ use std::time::{Duration, Instant};
 const CLOCK_INTERVAL: u64 = 64;
 
 /// Below the root, only this many of the best-looking quiet moves are
-/// searched (forced moves and defences are never cut).
+/// searched (forced moves and defences are never cut), and the rest too
+/// when all of them lose: cutting those made false proofs of losses.
 const BEAM: usize = 12;
 
 /// The VCF tried inside the search: at nodes this many plies or more from
@@ -476,7 +477,13 @@ impl<'a> ThreatSearch<'a> {
         let alpha_in = alpha;
         let mut best = -INFINITY;
         let mut best_sq = moves[0].0;
+        let beam = if restricted { usize::MAX } else { BEAM };
         for (i, &(sq, _)) in moves.iter().enumerate() {
+            // Past the beam only while every move so far loses: a node is
+            // proved lost only when all its moves are (cut ones included).
+            if i >= beam && !(is_proven(best) && best < 0) {
+                break;
+            }
             let quiet = !restricted
                 && self.field.threat(sq, me).rank == 0
                 && self.field.threat(sq, opp).rank == 0;
@@ -579,8 +586,8 @@ impl<'a> ThreatSearch<'a> {
     }
 
     /// Cells near stones (the centre on an empty board), ordered by what
-    /// they make for the side to move and what they take from the other;
-    /// below the root only the best few.
+    /// they make for the side to move and what they take from the other
+    /// (below the root, `negamax` searches only the first `BEAM` of them).
     fn generate_quiet(
         &mut self,
         moves: &mut Vec<(usize, i64)>,
@@ -619,9 +626,6 @@ impl<'a> ThreatSearch<'a> {
             );
         }
         moves.sort_by_key(|&(_, s)| Reverse(s));
-        if ply > 0 && moves.len() > BEAM {
-            moves.truncate(BEAM);
-        }
     }
 }
 
@@ -790,6 +794,94 @@ mod tests {
         assert!(
             claims[0] >= 20 && claims[1] >= 5,
             "claims (vcf, vct): {claims:?}"
+        );
+    }
+
+    /// A win or loss the whole search claims (the main search's proofs
+    /// included, not only VCF and VCT) is never disproved by the solver:
+    /// a node is lost only when every move loses, the beam's cut ones too.
+    #[test]
+    fn the_search_claims_only_results_the_solver_proves() {
+        let mut rng = crate::bots::seeded_rng(21);
+        let mut solver = Solver::new(16);
+        let mut claims = [0; 2];
+        for (rows, cols, k) in [(8, 8, 5), (7, 9, 4), (8, 8, 4)] {
+            let g = Geometry::new(rows, cols, k, Rule::Free).unwrap();
+            let layout = Layout::new(&Board::new(g));
+            for _ in 0..150 {
+                let Some(board) = random_position(g, rng.random_range(4..16), &mut rng) else {
+                    continue;
+                };
+                let mut table = Table::new(12);
+                let mut s = search(&layout, &mut table, &board);
+                let caps = Caps {
+                    depth: Some(rng.random_range(2..7)),
+                    nodes: Some(30_000),
+                };
+                let (sq, report) = s.choose(&mut rng, caps, Instant::now());
+                let Some(score) = report.score.filter(|&v| is_proven(v)) else {
+                    continue;
+                };
+                let shown = format!("{g}, {} to move:\n{board}", board.to_move());
+                let budget = || Budget::until(Instant::now() + Duration::from_millis(300));
+                if score > 0 {
+                    claims[0] += 1;
+                    let mut after = board.clone();
+                    if after.play_unchecked(sq).is_none() {
+                        let r = solver.solve(&after, budget()).unwrap();
+                        let cell = board.cell_of(sq);
+                        assert_eq!(r.bounds.lo, -1, "claimed a win by {cell}: {shown}");
+                    }
+                } else {
+                    claims[1] += 1;
+                    let r = solver.solve(&board, budget()).unwrap();
+                    assert_eq!(r.bounds.lo, -1, "claimed a loss: {shown}");
+                }
+            }
+        }
+        assert!(
+            claims[0] >= 40 && claims[1] >= 10,
+            "claims (win, loss): {claims:?}"
+        );
+    }
+
+    /// A 15x15 position of a game against Carbon, O to move, where the
+    /// beam once proved a win for O's 3 4 (all of X's first 12 answers
+    /// lost), and X, after 3 4, proves a win of its own. A claimed win
+    /// must leave the other no proved win.
+    #[test]
+    fn a_move_proved_winning_leaves_the_other_no_proved_win() {
+        const STONES: &str = "8 8 6 7 5 5 7 6 5 7 7 7 6 8 7 9 7 8 5 8 8 5 8 7 6 5 7 5 7 4 6 9 8 9 4 7 9 8 10 8 7 10 10 7 9 7 10 6 10 9 4 6 4 9 9 6 8 6 12 6 9 10 9 9 6 11 5 12 10 11 11 12 11 7 12 7 10 5 13 4 11 6";
+        let g = Geometry::new(15, 15, 5, Rule::Free).unwrap();
+        let layout = Layout::new(&Board::new(g));
+        let mut board = Board::new(g);
+        let n: Vec<u32> = STONES.split(' ').map(|t| t.parse().unwrap()).collect();
+        for rc in n.chunks(2) {
+            let cell = Cell::from_one_based(rc[0], rc[1]).unwrap();
+            assert_eq!(board.try_play(cell), Ok(None));
+        }
+        let caps = Caps {
+            depth: None,
+            nodes: Some(20_000),
+        };
+        let mut rng = crate::bots::seeded_rng(1);
+        let mut claim = |board: &Board| {
+            let mut table = Table::new(16);
+            let mut s = search(&layout, &mut table, board);
+            let (sq, report) = s.choose(&mut rng, caps, Instant::now());
+            (sq, report.score.is_some_and(|v| is_proven(v) && v > 0))
+        };
+        let (sq, won) = claim(&board);
+        let mut after = board.clone();
+        after.play_unchecked(sq);
+        let (reply, refuted) = claim(&after);
+        assert!(
+            !(won && refuted),
+            "{} claims a win by {}, {} one by {}:\n{board}",
+            board.to_move(),
+            board.cell_of(sq),
+            after.to_move(),
+            after.cell_of(reply)
         );
     }
 
