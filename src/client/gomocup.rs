@@ -19,8 +19,8 @@
 //!   move. The gap adapts: it is at most as long as the brain's last move
 //!   took, so a brain that answers in microseconds (never busy after its
 //!   answer) costs nothing, and one that thinks gets the whole gap;
-//! - a `TURN` dropped all the same (answered "ERROR Unknown command: X,Y")
-//!   is sent again, at most [`RESENDS`] times.
+//! - a `TURN` or `START` dropped all the same (answered "ERROR Unknown
+//!   command: X,Y" or "…: 15") is sent again, at most [`RESENDS`] times.
 
 use super::{ClientError, EngineProcess, Response};
 use crate::protocol::gomocup::{about_field, rule_code, Point, Reply};
@@ -33,7 +33,8 @@ use std::time::{Duration, Instant};
 /// The default write gap.
 pub const DEFAULT_WRITE_GAP: Duration = Duration::from_millis(5);
 
-/// How many times a `TURN` the brain dropped is sent again (see `genmove`).
+/// How many times a command the brain dropped is sent again (see
+/// `resend_dropped`).
 const RESENDS: usize = 3;
 
 /// Shorter write-gap waits are skipped (see `write`).
@@ -471,7 +472,8 @@ impl GomocupLink {
             format!("RECTSTART {cols},{rows}")
         };
         self.write(process, &format!("{command}\n"), deadline)?;
-        match self.read_answer(process, deadline, Asked::Ok)? {
+        let reply = self.read_answer(process, deadline, Asked::Ok);
+        match self.resend_dropped(process, &command, reply, Asked::Ok, deadline)? {
             Reply::Ok => {
                 self.started = Some((rows, cols));
                 self.known = Some(0);
@@ -631,33 +633,8 @@ impl GomocupLink {
         let asked = Instant::now();
         self.search = SearchInfo::default();
         self.asking = true;
-        let mut reply = self.read_move(process, deadline);
-        // A brain that read `TURN` while it still counted itself busy with
-        // its last move drops it and takes the point for a command (Rapfi
-        // does, when the scheduler keeps its search thread from finishing
-        // up, most on a CPU shared with its opponent). Nothing changed for
-        // it: the request is sent again, after the whole gap, then twice
-        // and four times it, and said in its messages.
-        let mut wait = self.options.write_gap;
-        for _ in 0..RESENDS {
-            let dropped = match &reply {
-                Ok(r @ (Reply::Error(m) | Reply::Unknown(m))) if lost_command_word(m, &request) => {
-                    shown(r)
-                }
-                _ => break,
-            };
-            self.keep_message(format!(
-                "referee: the brain dropped '{request}' (it answered '{dropped}'), sent again"
-            ));
-            let wait_now = wait.min(deadline.saturating_duration_since(Instant::now()));
-            std::thread::sleep(wait_now);
-            self.waited += wait_now;
-            wait *= 2;
-            // Waited already: `write` adds no gap of its own.
-            self.last_think = Duration::ZERO;
-            self.write(process, &format!("{request}\n"), deadline)?;
-            reply = self.read_move(process, deadline);
-        }
+        let reply = self.read_move(process, deadline);
+        let reply = self.resend_dropped(process, &request, reply, Asked::Move, deadline);
         self.asking = false;
         let reply = reply?;
         self.last_think = asked.elapsed();
@@ -681,6 +658,48 @@ impl GomocupLink {
 }
 
 impl GomocupLink {
+    /// A brain that read a command while it still counted itself busy with
+    /// its last move drops the word and takes the rest for a command (Rapfi
+    /// does, when the scheduler keeps its search thread from finishing up,
+    /// most on a CPU shared with its opponent; a `START` right after a game
+    /// ends is dropped as a `TURN` is). Nothing changed for it: `request`
+    /// is sent again, after the whole gap, then twice and four times it,
+    /// and said in its messages; the answer at last.
+    fn resend_dropped(
+        &mut self,
+        process: &mut EngineProcess,
+        request: &str,
+        mut reply: Result<Reply, ClientError>,
+        asked: Asked,
+        deadline: Instant,
+    ) -> Result<Reply, ClientError> {
+        let mut wait = self.options.write_gap;
+        for _ in 0..RESENDS {
+            let dropped = match &reply {
+                Ok(r @ (Reply::Error(m) | Reply::Unknown(m))) if lost_command_word(m, request) => {
+                    shown(r)
+                }
+                _ => break,
+            };
+            self.keep_message(format!(
+                "referee: the brain dropped '{request}' (it answered '{dropped}'), sent again"
+            ));
+            let wait_now = wait.min(deadline.saturating_duration_since(Instant::now()));
+            std::thread::sleep(wait_now);
+            self.waited += wait_now;
+            wait *= 2;
+            // Waited already: `write` adds no gap of its own.
+            self.last_think = Duration::ZERO;
+            self.write(process, &format!("{request}\n"), deadline)?;
+            reply = if asked == Asked::Move {
+                self.read_move(process, deadline)
+            } else {
+                self.read_answer(process, deadline, asked)
+            };
+        }
+        reply
+    }
+
     /// The answer to a move request (a `SUGGEST` played as the manager
     /// does: `PLAY` what it suggests).
     fn read_move(
@@ -707,15 +726,16 @@ fn move_response(p: Point) -> Response {
     }
 }
 
-/// Whether a brain's `ERROR`/`UNKNOWN` words `m` to `TURN X,Y` show that it
-/// lost the command word and read the point as a command: they end with the
-/// point, as "Unknown command: X,Y" does, and do not name `TURN`.
+/// Whether a brain's `ERROR`/`UNKNOWN` words `m` to `request` (`TURN X,Y`,
+/// `START 15`) show that it lost the command word and read the rest as a
+/// command: they end with the rest, as "Unknown command: X,Y" does, and do
+/// not name the word.
 fn lost_command_word(m: &str, request: &str) -> bool {
-    let Some(point) = request.strip_prefix("TURN ") else {
+    let Some((word, args)) = request.split_once(' ') else {
         return false;
     };
     let m = m.trim_end();
-    m.ends_with(point) && !m.to_ascii_uppercase().contains("TURN")
+    m.ends_with(args) && !m.to_ascii_uppercase().contains(word)
 }
 
 /// A brain's answer as the log shows it.
