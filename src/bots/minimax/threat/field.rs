@@ -287,6 +287,22 @@ pub struct Field {
     hashes: [u64; 8],
     /// Stones within two cells of each square.
     near: Vec<u8>,
+    /// The facts each move changed, as they were before it, so that `undo`
+    /// puts them back instead of reading the lines again (it was half of
+    /// the search's time).
+    trail: Vec<(u16, CellFacts)>,
+    /// Per move played: where its entries of `trail` begin, and the sums
+    /// before it.
+    frames: Vec<Frame>,
+}
+
+/// The sums of the field before a move, and where its trail begins.
+#[derive(Clone, Copy)]
+struct Frame {
+    trail: u32,
+    values: [i64; 2],
+    learned: [[i32; 2]; 2],
+    ranks: [[u16; RANKS]; 2],
 }
 
 impl Field {
@@ -349,11 +365,13 @@ impl Field {
             ranks: [[0; RANKS]; 2],
             hashes: [0; 8],
             near: vec![0; n],
+            trail: Vec::with_capacity(64 * (span + 1)),
+            frames: Vec::with_capacity(64),
             board,
         };
         for &sq in &layout.squares {
             match field.board.stone_on(sq) {
-                None => field.vacate(sq),
+                None => field.read_empty(sq),
                 Some(p) => {
                     for (h, keys) in field.hashes.iter_mut().zip(layout.keys(sq)) {
                         *h ^= keys[p.index()];
@@ -502,20 +520,57 @@ impl Field {
     #[inline]
     pub fn play(&mut self, layout: &Layout, sq: usize) -> Option<Outcome> {
         let p = self.board.to_move();
+        self.frames.push(Frame {
+            trail: self.trail.len() as u32,
+            values: self.values,
+            learned: self.learned,
+            ranks: self.ranks,
+        });
+        self.trail.push((sq as u16, self.cells[sq]));
         self.occupy(sq);
         self.mark(sq, p, true);
         self.touch(layout, sq, p, 1);
         self.board.play_unchecked(sq)
     }
 
-    /// Takes back the move on `sq`, which must be the last one played.
+    /// Takes back the move on `sq`, which must be the last one played: the
+    /// keys lose its stone, and the facts and sums it changed are put back
+    /// from the trail (the sets by the flags that differ).
     #[inline]
     pub fn undo(&mut self, layout: &Layout, sq: usize) {
         self.board.undo();
         let p = self.board.to_move();
         self.mark(sq, p, false);
         self.touch(layout, sq, p, -1);
-        self.vacate(sq);
+        let frame = self.frames.pop().expect("undo after a play");
+        while self.trail.len() > frame.trail as usize {
+            let (t, old) = self.trail.pop().expect("the move's trail");
+            self.restore(t as usize, old);
+        }
+        self.values = frame.values;
+        self.learned = frame.learned;
+        self.ranks = frame.ranks;
+    }
+
+    /// Puts back the facts of `t` as they were, and its place in the sets.
+    #[inline]
+    fn restore(&mut self, t: usize, old: CellFacts) {
+        for p in 0..2 {
+            let (now, was) = (self.cells[t].threat[p].flags, old.threat[p].flags);
+            let changed = now ^ was;
+            if changed != 0 {
+                for (set, &flag) in self.sets[p].iter_mut().zip(&SET_FLAGS) {
+                    if changed & flag != 0 {
+                        if was & flag != 0 {
+                            set.insert(t);
+                        } else {
+                            set.remove(t);
+                        }
+                    }
+                }
+            }
+        }
+        self.cells[t] = old;
     }
 
     /// Hashes and stone counts near `sq`, for a stone of `p` added or taken.
@@ -531,7 +586,8 @@ impl Field {
     }
 
     /// Puts (or takes) a stone of `p` on `sq` into the lines of the cells
-    /// around it, and re-reads those that are empty.
+    /// around it; when it puts one, re-reads those that are empty (`undo`
+    /// puts their facts back from the trail).
     #[inline]
     fn mark(&mut self, sq: usize, p: Player, on: bool) {
         let span = self.span;
@@ -553,21 +609,27 @@ impl Field {
                     let key = &mut self.keys[t][d];
                     if on {
                         *key |= STONE[p.index()] << slot;
+                        if self.board.is_empty_square(t) {
+                            self.reread(t, d);
+                        }
                     } else {
                         *key &= !(3 << slot);
-                    }
-                    if self.board.is_empty_square(t) {
-                        self.reread(t, d);
                     }
                 }
             }
         }
     }
 
-    /// The reads of both players on line `d` of the empty square `t`.
+    /// The reads of both players on line `d` of the empty square `t`, its
+    /// facts kept on the trail first if they change.
     #[inline]
     fn reread(&mut self, t: usize, d: usize) {
         let reads = self.lines.pair(self.keys[t][d]);
+        let cell = &self.cells[t];
+        if reads[0] == cell.reads[0][d] && reads[1] == cell.reads[1][d] {
+            return;
+        }
+        self.trail.push((t as u16, *cell));
         for (p, &read) in reads.iter().enumerate() {
             let cell = &mut self.cells[t];
             let old = cell.reads[p][d];
@@ -638,8 +700,8 @@ impl Field {
         }
     }
 
-    /// The square is empty again (or for the first time): read its lines.
-    fn vacate(&mut self, sq: usize) {
+    /// The square is read for the first time (`new`): its lines, sums and sets.
+    fn read_empty(&mut self, sq: usize) {
         for d in 0..4 {
             let reads = self.lines.pair(self.keys[sq][d]);
             for (p, &read) in reads.iter().enumerate() {
@@ -720,8 +782,14 @@ mod tests {
                     };
                     let sq = pool[rng.random_range(0..pool.len())];
                     field.play(&layout, sq);
-                    played.push(sq);
                     check(&field, &layout);
+                    // As the search does: try a move, take it back, try another.
+                    if rng.random_range(0..4) == 0 {
+                        field.undo(&layout, sq);
+                        check(&field, &layout);
+                        continue;
+                    }
+                    played.push(sq);
                 }
                 while let Some(sq) = played.pop() {
                     field.undo(&layout, sq);
