@@ -556,19 +556,7 @@ impl Field {
     #[inline]
     fn restore(&mut self, t: usize, old: CellFacts) {
         for p in 0..2 {
-            let (now, was) = (self.cells[t].threat[p].flags, old.threat[p].flags);
-            let changed = now ^ was;
-            if changed != 0 {
-                for (set, &flag) in self.sets[p].iter_mut().zip(&SET_FLAGS) {
-                    if changed & flag != 0 {
-                        if was & flag != 0 {
-                            set.insert(t);
-                        } else {
-                            set.remove(t);
-                        }
-                    }
-                }
-            }
+            self.resort(t, p, self.cells[t].threat[p].flags, old.threat[p].flags);
         }
         self.cells[t] = old;
     }
@@ -673,11 +661,19 @@ impl Field {
             self.ranks[p][new.rank as usize] += 1;
         }
         self.values[p] += (new.value - old.value) as i64;
-        let changed = old.flags ^ new.flags;
+        self.resort(t, p, old.flags, new.flags);
+        self.cells[t].threat[p] = new;
+    }
+
+    /// Moves the empty square `t` between player `p`'s sets as its flags
+    /// change from `old` to `new`.
+    #[inline]
+    fn resort(&mut self, t: usize, p: usize, old: u8, new: u8) {
+        let changed = old ^ new;
         if changed != 0 {
             for (set, &flag) in self.sets[p].iter_mut().zip(&SET_FLAGS) {
                 if changed & flag != 0 {
-                    if new.flags & flag != 0 {
+                    if new & flag != 0 {
                         set.insert(t);
                     } else {
                         set.remove(t);
@@ -685,7 +681,6 @@ impl Field {
                 }
             }
         }
-        self.cells[t].threat[p] = new;
     }
 
     /// The square gets a stone: it leaves the sets and the sums.
