@@ -21,8 +21,18 @@
 //! ```sh
 //! cargo run --release --example tune-eval -- [--out src/bots/minimax/threat/weights.rs] \
 //!     [--scale 600] [--l2 0.0005] [--steps 1500] [--skip 4] \
-//!     [--teachers NAME,NAME] [--policy-scale 100] [--keep-policy] GAMES.jsonl ...
+//!     [--teachers NAME,NAME] [--policy-scale 100] [--keep-policy] \
+//!     [--judges NAME,NAME] [--lambda 0.5] GAMES.jsonl ...
 //! ```
+//!
+//! With `--judges NAME,NAME` the evaluation is fitted to a strong
+//! engine's judgement as well as to results: only the positions where a
+//! judge moved and reported a score (the referee's `--move-info`) are
+//! fitted, each aiming at `--lambda` (default 0.5) of the game's result
+//! plus the rest of the judge's score read as a probability, at the scale
+//! (its units a logit) at which its scores predict the results best. A
+//! judge's score after its search says far more about a position than one
+//! game's result does, which is noise for every position but the last few.
 //!
 //! `--skip N` leaves out the first N plies after each opening (where the
 //! result says least about the position). Games that ended by a fault
@@ -39,8 +49,12 @@ use std::process::ExitCode;
 struct Sample {
     /// Feature index and count.
     features: Vec<(u16, u16)>,
-    /// The game's result for the side to move: 1 a win, 0 a loss.
+    /// What the fit aims at for the side to move: the game's result (1 a
+    /// win, 0 a loss), or with `--judges` its blend with the judge's view.
     result: f32,
+    /// A judge's score of the position for the side to move, from the
+    /// record's `move_info` (infinite for a proved win or loss).
+    judged: Option<f32>,
 }
 
 /// A position for the move order: the candidates' two features each, and
@@ -59,6 +73,8 @@ struct Options {
     teachers: Option<Vec<String>>,
     policy_scale: f64,
     keep_policy: bool,
+    judges: Option<Vec<String>>,
+    lambda: f64,
     files: Vec<String>,
 }
 
@@ -72,6 +88,8 @@ fn parse_args() -> Result<Options, String> {
         teachers: None,
         policy_scale: 100.0,
         keep_policy: false,
+        judges: None,
+        lambda: 0.5,
         files: Vec::new(),
     };
     let mut args = std::env::args().skip(1);
@@ -91,6 +109,10 @@ fn parse_args() -> Result<Options, String> {
                 o.teachers = Some(value("--teachers")?.split(',').map(String::from).collect())
             }
             "--keep-policy" => o.keep_policy = true,
+            "--judges" => {
+                o.judges = Some(value("--judges")?.split(',').map(String::from).collect())
+            }
+            "--lambda" => o.lambda = number(value("--lambda")?, "--lambda")?,
             "--policy-scale" => {
                 o.policy_scale = number(value("--policy-scale")?, "--policy-scale")?
             }
@@ -103,6 +125,9 @@ fn parse_args() -> Result<Options, String> {
     }
     if !(o.scale > 0.0 && o.policy_scale > 0.0) {
         return Err("--scale and --policy-scale must be positive".into());
+    }
+    if !(0.0..=1.0).contains(&o.lambda) {
+        return Err("--lambda must be between 0 and 1".into());
     }
     Ok(o)
 }
@@ -156,6 +181,7 @@ fn game_samples(rec: &Value, o: &Options) -> Option<GameData> {
         board.try_play(c).ok()?;
     }
     let names = [rec.get("x")?.as_str()?, rec.get("o")?.as_str()?];
+    let infos = rec.get("move_info").and_then(Value::as_array);
     let mut sampler = EvalSampler::new(&board);
     let mut samples = Vec::new();
     let mut choices = Vec::new();
@@ -182,7 +208,19 @@ fn game_samples(rec: &Value, o: &Options) -> Option<GameData> {
                     _ => 0.5,
                 };
                 let result = if x_to_move { r } else { 1.0 - r };
-                samples.push(Sample { features, result });
+                let judge = o
+                    .judges
+                    .as_ref()
+                    .is_some_and(|j| j.iter().any(|n| n == mover));
+                let judged = infos
+                    .filter(|_| judge)
+                    .and_then(|m| m.get(i))
+                    .and_then(|info| judged_score(info.get("score")?));
+                samples.push(Sample {
+                    features,
+                    result,
+                    judged,
+                });
             }
         }
         sampler.play(c).ok()?;
@@ -192,6 +230,56 @@ fn game_samples(rec: &Value, o: &Options) -> Option<GameData> {
         choices,
         held_out,
     })
+}
+
+/// A `move_info` score: a number, or "win in N" / "loss in N".
+fn judged_score(v: &Value) -> Option<f32> {
+    match v {
+        Value::Number(n) => n.as_f64().map(|x| x as f32),
+        Value::String(t) if t.starts_with("win") => Some(f32::INFINITY),
+        Value::String(t) if t.starts_with("loss") => Some(f32::NEG_INFINITY),
+        _ => None,
+    }
+}
+
+/// The scale (the judge's units a logit) at which the judge's scores best
+/// predict the results, by a golden-section search as in `best_scale`.
+fn judge_scale(samples: &[Sample]) -> f64 {
+    let loss = |scale: f64| {
+        let mut total = 0.0;
+        for s in samples {
+            let p = sigmoid(s.judged.unwrap_or(0.0) as f64 / scale).clamp(1e-12, 1.0 - 1e-12);
+            let y = s.result as f64;
+            total -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+        }
+        total
+    };
+    let (mut lo, mut hi) = (1.0f64.ln(), 1e6f64.ln());
+    let g = 0.618_033_988_75;
+    for _ in 0..60 {
+        let a = hi - g * (hi - lo);
+        let b = lo + g * (hi - lo);
+        if loss(a.exp()) < loss(b.exp()) {
+            hi = b;
+        } else {
+            lo = a;
+        }
+    }
+    ((lo + hi) / 2.0).exp()
+}
+
+/// With `--judges`: only the judged positions, each aiming at `lambda` of
+/// its result and the rest of the judge's score read as a probability (at
+/// the scale that fits the results best). Returns that scale.
+fn blend_judged(train: &mut Vec<Sample>, test: &mut Vec<Sample>, lambda: f64) -> f64 {
+    train.retain(|s| s.judged.is_some());
+    test.retain(|s| s.judged.is_some());
+    let scale = judge_scale(train);
+    for s in train.iter_mut().chain(test.iter_mut()) {
+        let p = sigmoid(s.judged.unwrap_or(0.0) as f64 / scale);
+        s.result = (lambda * s.result as f64 + (1.0 - lambda) * p) as f32;
+    }
+    scale
 }
 
 fn percents(p: [f64; 3]) -> String {
@@ -403,6 +491,26 @@ fn run(o: Options) -> Result<(), String> {
         train_choices.len(),
         test_choices.len()
     );
+    let judged = match &o.judges {
+        Some(names) => {
+            let scale = blend_judged(&mut train, &mut test, o.lambda);
+            let text = format!(
+                " Each position aims at {} of the game's result and {} of the score of {} \
+                 (who moved there), read at {scale:.0} of its units a logit (the scale at \
+                 which its scores fit the results best).",
+                o.lambda,
+                1.0 - o.lambda,
+                names.join(", ")
+            );
+            eprintln!(
+                "judged positions: {} to fit, {} held out;{text}",
+                train.len(),
+                test.len()
+            );
+            text
+        }
+        None => String::new(),
+    };
     if train.is_empty() {
         return Err("no positions".into());
     }
@@ -417,7 +525,7 @@ fn run(o: Options) -> Result<(), String> {
         "{games} games, {} positions fitted, {} held out; cross-entropy on the held-out \
          positions: {:.4} (the weights before, at their best scale {s0:.0}: {:.4}); \
          on the fitted ones {:.4} ({:.4}). Scale {} a logit, L2 {}, {} steps, {} plies \
-         skipped after the opening.",
+         skipped after the opening.{judged}",
         train.len(),
         test.len(),
         loss(&test, &units, o.scale),
@@ -479,5 +587,84 @@ fn main() -> ExitCode {
             eprintln!("tune-eval: {e}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn judged(score: f32, result: f32) -> Sample {
+        Sample {
+            features: Vec::new(),
+            result,
+            judged: Some(score),
+        }
+    }
+
+    #[test]
+    fn scores_read_as_numbers_or_proofs() {
+        assert_eq!(judged_score(&serde_json::json!(-93)), Some(-93.0));
+        assert_eq!(
+            judged_score(&serde_json::json!("win in 19")),
+            Some(f32::INFINITY)
+        );
+        assert_eq!(
+            judged_score(&serde_json::json!("loss in 4")),
+            Some(f32::NEG_INFINITY)
+        );
+        assert_eq!(judged_score(&Value::Null), None);
+    }
+
+    #[test]
+    fn the_judges_scale_is_the_one_its_results_follow() {
+        // Results drawn so that a score s wins with probability
+        // sigmoid(s / 150): the fitted scale comes back near 150.
+        let mut state = 12345u64;
+        let mut uniform = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let samples: Vec<Sample> = (0..20_000)
+            .map(|i| {
+                let s = (i % 801) as f64 - 400.0;
+                let won = uniform() < sigmoid(s / 150.0);
+                judged(s as f32, if won { 1.0 } else { 0.0 })
+            })
+            .collect();
+        let scale = judge_scale(&samples);
+        assert!((135.0..165.0).contains(&scale), "scale {scale}");
+    }
+
+    #[test]
+    fn labels_blend_the_result_with_the_judge() {
+        let unjudged = Sample {
+            features: Vec::new(),
+            result: 1.0,
+            judged: None,
+        };
+        // Two wins in three at +200, two losses in three at -200: the scale
+        // is 200 / ln 2, where sigmoid(200 / scale) = 2/3.
+        let mut train = vec![
+            judged(200.0, 1.0),
+            judged(200.0, 1.0),
+            judged(200.0, 0.0),
+            judged(-200.0, 0.0),
+            judged(-200.0, 0.0),
+            judged(-200.0, 1.0),
+            judged(f32::INFINITY, 0.0),
+            unjudged,
+        ];
+        let mut test = vec![judged(0.0, 1.0)];
+        let scale = blend_judged(&mut train, &mut test, 0.25);
+        assert!((scale - 200.0 / 2f64.ln()).abs() < 1.0, "scale {scale}");
+        assert_eq!(train.len(), 7, "positions no judge scored are left out");
+        assert!((train[0].result - (0.25 + 0.75 * 2.0 / 3.0)).abs() < 1e-4);
+        assert!((train[2].result - 0.75 * 2.0 / 3.0).abs() < 1e-4);
+        // A proof counts as certain; a level score as even.
+        assert_eq!(train[6].result, 0.75);
+        assert_eq!(test[0].result, 0.25 + 0.75 * 0.5);
     }
 }
