@@ -2,7 +2,7 @@
 //! iterative deepening, the transposition table, killer and history move
 //! ordering, and move generation that knows what is forced.
 
-use super::field::{Field, FOUR, WIN3};
+use super::field::{Field, FOUR, THREE, WIN3};
 use super::shape::Lines;
 use crate::bots::minimax::eval::{is_proven, to_table, win_at, INFINITY, MATE_BOUND};
 use crate::bots::minimax::layout::Layout;
@@ -43,8 +43,8 @@ const FUTILITY_DEPTH: i32 = 4;
 const FUTILITY_MARGIN: i32 = 100;
 
 /// Move count pruning: once a move that does not lose is found, moves past
-/// `LMP_BASE + depth^LMP_POWER` that are neither fours nor wins in three are
-/// not searched (half as many when the side's evaluation did not rise since
+/// `LMP_BASE + depth^LMP_POWER` that are neither fours nor wins in three
+/// (nor, in an attack carried on, threes) are not searched (half as many when the side's evaluation did not rise since
 /// its last move; a forced block sets no evaluation, so across one the
 /// comparison is with an older node of that ply: a heuristic, not a proof).
 const LMP_BASE: f64 = 2.0;
@@ -53,10 +53,19 @@ const LMP_POWER: f64 = 1.32;
 /// Late move reductions: the `i`th move (from 0) of a node `depth` plies
 /// from the horizon is searched `LMR_SCALE · ln depth · ln (i + 1)` plies
 /// shallower, a ply less on the principal variation or for a killer. Only
-/// fours and moves that win in three are never reduced: nearly every move
-/// of a middle game makes or meets a three, so sparing those (as the first
-/// reductions did) reduced almost nothing.
+/// fours and moves that win in three are never reduced, and threes only
+/// when they carry on an attack (the side's last move made a three or a
+/// four): nearly every move of a middle game makes or meets a three, so
+/// sparing all of those (as the first reductions did) reduced almost
+/// nothing.
 const LMR_SCALE: f64 = 1.5;
+
+/// Threat sequences cost the attacker's moves only: facing a three (a win
+/// in three plies to stop) with at most this many moves, the defences use
+/// no depth, as the block of a four does not (fours among them do: a
+/// defender's fours would chain for free). With every such node extended,
+/// the search proved fewer of the wins of `docs/minimax.md`'s suite.
+const FREE_DEFENCES: usize = 4;
 
 /// Node budgets of the root's own VCF, VCT and of the check that the
 /// chosen move leaves the other no VCT.
@@ -142,6 +151,9 @@ pub struct ThreatSearch<'a> {
     killers: Vec<[usize; 2]>,
     /// Per search ply: the static evaluation there (for `improving`).
     evals: Vec<i32>,
+    /// Per search ply: whether the move played there made a three or a four
+    /// (an attack that the side's next move may carry on).
+    threatened: Vec<bool>,
 }
 
 impl<'a> ThreatSearch<'a> {
@@ -174,6 +186,7 @@ impl<'a> ThreatSearch<'a> {
             history: vec![[0, 0]; squares],
             killers: vec![[usize::MAX; 2]; plies],
             evals: vec![0; plies],
+            threatened: vec![false; plies],
         }
     }
 
@@ -426,6 +439,8 @@ impl<'a> ThreatSearch<'a> {
         full_window: bool,
         reduction: i32,
     ) -> i32 {
+        let me = self.field.to_move();
+        self.threatened[ply] = self.field.threat(sq, me).flags & (THREE | FOUR) != 0;
         let outcome = self.field.play(self.layout, sq);
         let v = match outcome {
             Some(Outcome::Win { .. }) => win_at(ply + 1),
@@ -525,13 +540,22 @@ impl<'a> ThreatSearch<'a> {
             (if improving { n } else { n / 2.0 }).max(1.0) as usize
         };
         let killers = self.killers[ply];
+        // An attack carried on (the side's last move made a three or a
+        // four): its next threes are neither pruned nor reduced either, so
+        // that a threat sequence is read as deep as the search goes.
+        let attacking = ply >= 2 && self.threatened[ply - 2];
+        let unpruned = if attacking {
+            THREE | FOUR | WIN3
+        } else {
+            FOUR | WIN3
+        };
         for (i, &(sq, _)) in moves.iter().enumerate() {
             // Past the beam only while every move so far loses: a node is
             // proved lost only when all its moves are (cut ones included).
             if i >= beam && !(is_proven(best) && best < 0) {
                 break;
             }
-            let forcing = restricted || self.field.threat(sq, me).flags & (FOUR | WIN3) != 0;
+            let forcing = restricted || self.field.threat(sq, me).flags & unpruned != 0;
             // Pruned only next to a move that does not lose, for the same
             // reason: no false proofs.
             if i >= counted && best > -MATE_BOUND && !forcing {
@@ -544,7 +568,11 @@ impl<'a> ThreatSearch<'a> {
             } else {
                 0
             };
-            let v = self.value_of(sq, depth, alpha, beta, ply, i == 0, reduction);
+            let free = restricted
+                && moves.len() <= FREE_DEFENCES
+                && self.field.threat(sq, me).flags & FOUR == 0;
+            let d = if free { depth + 1 } else { depth };
+            let v = self.value_of(sq, d, alpha, beta, ply, i == 0, reduction);
             if self.stopped {
                 break;
             }
