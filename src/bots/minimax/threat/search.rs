@@ -555,7 +555,8 @@ impl<'a> ThreatSearch<'a> {
             if i >= beam && !(is_proven(best) && best < 0) {
                 break;
             }
-            let forcing = restricted || self.field.threat(sq, me).flags & unpruned != 0;
+            let flags = self.field.threat(sq, me).flags;
+            let forcing = restricted || flags & unpruned != 0;
             // Pruned only next to a move that does not lose, for the same
             // reason: no false proofs.
             if i >= counted && best > -MATE_BOUND && !forcing {
@@ -568,9 +569,7 @@ impl<'a> ThreatSearch<'a> {
             } else {
                 0
             };
-            let free = restricted
-                && moves.len() <= FREE_DEFENCES
-                && self.field.threat(sq, me).flags & FOUR == 0;
+            let free = restricted && moves.len() <= FREE_DEFENCES && flags & FOUR == 0;
             let d = if free { depth + 1 } else { depth };
             let v = self.value_of(sq, d, alpha, beta, ply, i == 0, reduction);
             if self.stopped {
