@@ -400,9 +400,15 @@ fn two_tabs_and_a_closed_one(b: &Browser, s: &Served) {
             .iter()
             .any(|s| (s.0, s.1, s.2.as_str()) == (r, c, "X"))
     };
-    assert!(has(b, 3, 3) && !has(b, 1, 1), "{:?}", stones(b));
+    // Each tab shows its own board. Waited for, not read once: the new tab
+    // has read no stones at all just after its move (2 runs in 8 here).
+    b.wait("the second tab's own board", || {
+        (has(b, 3, 3) && !has(b, 1, 1)).then_some(())
+    });
     b.switch_to(&first_tab);
-    assert!(has(b, 1, 1) && !has(b, 3, 3), "{:?}", stones(b));
+    b.wait("the first tab's own board", || {
+        (has(b, 1, 1) && !has(b, 3, 3)).then_some(())
+    });
 
     // Closing the second tab kills its engine, and only its engine.
     b.switch_to(&second_tab);
