@@ -15,8 +15,9 @@ Positions a build proves at a node cap are threats its search reads; the
 opponent proved each within its own move.
 
 `run` sends every position to one `KINROW --bot minimax` session with
-`set nodes NODES` and counts the moves answered with a proved win
-(`search_info` says "score win"). Node caps replay exactly on any machine.
+`set seed 1` and `set nodes NODES` and counts the moves answered with a
+proved win (`search_info` says "score win"). A node cap and a seed replay
+exactly on any machine (unseeded, counts move by one or so between runs).
 """
 import json
 import random
@@ -78,7 +79,7 @@ def run(args):
     with open(suite) as f:
         positions = [line.strip().split("|") for line in f if "|" in line]
     for nodes in caps:
-        commands = ["set nodes %d" % nodes]
+        commands = ["set seed 1", "set nodes %d" % nodes]
         for _, stones in positions:
             xs = stones.split()
             commands.append("newgame 15 15 5")
