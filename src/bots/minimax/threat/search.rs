@@ -44,9 +44,10 @@ const FUTILITY_MARGIN: i32 = 100;
 
 /// Move count pruning: once a move that does not lose is found, moves past
 /// `LMP_BASE + depth^LMP_POWER` that are neither fours nor wins in three
-/// (nor, in an attack carried on, threes) are not searched (half as many when the side's evaluation did not rise since
-/// its last move; a forced block sets no evaluation, so across one the
-/// comparison is with an older node of that ply: a heuristic, not a proof).
+/// (nor, in an attack carried on, threes) are not searched (half as many
+/// when the side's evaluation did not rise since its last move; a forced
+/// block sets no evaluation, so across one the comparison is with an older
+/// node of that ply: a heuristic, not a proof).
 const LMP_BASE: f64 = 2.0;
 const LMP_POWER: f64 = 1.32;
 
