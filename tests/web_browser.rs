@@ -401,7 +401,7 @@ fn two_tabs_and_a_closed_one(b: &Browser, s: &Served) {
             .any(|s| (s.0, s.1, s.2.as_str()) == (r, c, "X"))
     };
     // Each tab shows its own board. Waited for, not read once: the new tab
-    // has read no stones at all just after its move (2 runs in 8 here).
+    // has read no stones at all just after its move (3 runs in 8 here).
     b.wait("the second tab's own board", || {
         (has(b, 3, 3) && !has(b, 1, 1)).then_some(())
     });
