@@ -68,6 +68,14 @@ const LMR_SCALE: f64 = 1.5;
 /// the search proved fewer of the wins of `docs/minimax.md`'s suite.
 const FREE_DEFENCES: usize = 4;
 
+/// Aspiration windows: from this depth on, the root is searched in a
+/// window of `ASPIRATION_DELTA` either side of the last depth's score,
+/// widened (by half as much again, and the delta) each time the score
+/// falls outside, and opened whole past `ASPIRATION_GIVE_UP`.
+const ASPIRATION_DEPTH: usize = 4;
+const ASPIRATION_DELTA: i32 = 40;
+const ASPIRATION_GIVE_UP: i32 = 1000;
+
 /// Node budgets of the root's own VCF, VCT and of the check that the
 /// chosen move leaves the other no VCT.
 const ROOT_VCF_NODES: u64 = 100_000;
@@ -313,15 +321,45 @@ impl<'a> ThreatSearch<'a> {
         let empties = self.field.board.geometry().area() - self.field.board.ply();
         let limit = caps.depth.unwrap_or(empties).min(empties).max(1);
         let mut best: Option<(usize, i32)> = None;
-        for depth in 1..=limit {
-            let (result, complete) = self.search_root(&moves, depth as i32);
-            if let Some((i, score)) = result {
-                best = Some((moves[i], score));
-                moves[..=i].rotate_right(1);
-                report.score = Some(score);
-            }
-            if !complete {
-                break;
+        'deepening: for depth in 1..=limit {
+            // Around the last score, a window that widens on each fail.
+            let mut delta = ASPIRATION_DELTA;
+            let (mut lo, mut hi) = match best {
+                Some((_, s)) if depth >= ASPIRATION_DEPTH && !is_proven(s) => {
+                    (s - delta, s + delta)
+                }
+                _ => (-INFINITY, INFINITY),
+            };
+            loop {
+                let (result, complete) = self.search_root(&moves, depth as i32, lo, hi);
+                let Some((i, score)) = result else {
+                    break 'deepening;
+                };
+                if score <= lo && lo > -INFINITY {
+                    // Every move fell below the window: their scores are
+                    // bounds only, and the last best stays.
+                    if !complete {
+                        break 'deepening;
+                    }
+                    lo = (score - delta).max(-INFINITY);
+                } else {
+                    // A move that beats the window is better than the
+                    // last best even before its score is known.
+                    best = Some((moves[i], score));
+                    moves[..=i].rotate_right(1);
+                    report.score = Some(score);
+                    if !complete {
+                        break 'deepening;
+                    }
+                    if score < hi || hi >= INFINITY {
+                        break;
+                    }
+                    hi = (score + delta).min(INFINITY);
+                }
+                delta += delta / 2 + ASPIRATION_DELTA;
+                if delta > ASPIRATION_GIVE_UP {
+                    (lo, hi) = (-INFINITY, INFINITY);
+                }
             }
             report.depth = depth;
             if best.is_some_and(|b| is_proven(b.1) && b.1 > 0) {
@@ -409,17 +447,25 @@ impl<'a> ThreatSearch<'a> {
     /// Searches every root move to `depth`: the best (index and score)
     /// among those searched completely, and whether all were; a result
     /// needs at least the first move (the previous best) searched.
-    fn search_root(&mut self, moves: &[usize], depth: i32) -> (Option<(usize, i32)>, bool) {
-        let mut alpha = -INFINITY;
+    fn search_root(
+        &mut self,
+        moves: &[usize],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (Option<(usize, i32)>, bool) {
         let mut best: Option<(usize, i32)> = None;
         for (i, &sq) in moves.iter().enumerate() {
-            let v = self.value_of(sq, depth, alpha, INFINITY, 0, i == 0, 0);
+            let v = self.value_of(sq, depth, alpha, beta, 0, i == 0, 0);
             if self.stopped {
                 return (best, false);
             }
             if best.is_none_or(|(_, b)| v > b) {
                 best = Some((i, v));
                 alpha = alpha.max(v);
+                if v >= beta {
+                    break;
+                }
             }
         }
         (best, true)

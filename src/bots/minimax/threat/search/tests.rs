@@ -321,7 +321,7 @@ fn the_main_search_reads_threat_sequences_one_ply_a_threat() {
         scored.sort_by_key(|&(_, s)| Reverse(s));
         let moves: Vec<usize> = scored.iter().map(|m| m.0).collect();
         let proved_at = (1..=6).find(|&depth| {
-            let (best, complete) = s.search_root(&moves, depth);
+            let (best, complete) = s.search_root(&moves, depth, -INFINITY, INFINITY);
             assert!(complete, "depth {depth} ran out of nodes:\n{board}");
             best.is_some_and(|(_, v)| is_proven(v) && v > 0)
         });
