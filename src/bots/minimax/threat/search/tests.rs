@@ -1,9 +1,12 @@
 //! The search against the rules and the exact solver.
 
 use super::*;
+use crate::bots::minimax::Caps;
 use crate::rules::{Cell, Geometry, Rule};
 use crate::solver::{Budget, Solver, Value};
+use rand::rngs::SmallRng;
 use rand::Rng;
+use std::time::Duration;
 
 fn search<'a>(layout: &'a Layout, table: &'a mut Table, board: &Board) -> ThreatSearch<'a> {
     let g = board.geometry();
