@@ -157,6 +157,24 @@ fn takeback_of_the_last_move() {
     cell(&got[4]);
 }
 
+/// A size refused names the size once, as the protocol gives it: width
+/// first.
+#[test]
+fn a_refused_size_is_named_once_width_first() {
+    let got = brain(
+        &["--protocol", "gomocup", "--bot", "random"],
+        "RECTSTART 40,3\nRECTSTART 3,4\nRECTSTART 20,15\n",
+    );
+    assert_eq!(
+        got,
+        [
+            "ERROR unsupported size 40x3: width and height must be from 1 to 32",
+            "ERROR unsupported size 3x4: k 5: must be from 1 to 4",
+            "OK",
+        ]
+    );
+}
+
 #[test]
 fn bad_lines_get_error_or_unknown_and_change_nothing() {
     let input = "BEGIN\nTURN 1,1\nRESTART\nSTART\nSTART 3\nSTART 40\nSTART 15\nHELLO there\n\
@@ -172,8 +190,8 @@ fn bad_lines_get_error_or_unknown_and_change_nothing() {
         "ERROR TURN: no board yet (START first)",
         "ERROR RESTART: no board yet (START first)",
         "ERROR START: '' is not a board size",
-        "ERROR unsupported size 3x3 for 5 in a row: k 5: must be from 1 to 3",
-        "ERROR unsupported size 40x40 for 5 in a row: 40x40: rows and columns must be from 1 to 32",
+        "ERROR unsupported size 3x3: k 5: must be from 1 to 3",
+        "ERROR unsupported size 40x40: width and height must be from 1 to 32",
         "OK",
         "UNKNOWN unknown command 'HELLO'",
         "UNKNOWN unknown command 'YXBOARD'",

@@ -26,7 +26,7 @@ use super::lines::{answer_lines, Flow};
 use super::session::{BotOption, BuildBot, Session};
 use crate::bots::{BotKind, DEFAULT_MOVETIME};
 use crate::protocol::gomocup::{rule_of_code, BoardLine, Command, CommandError, Field, Point};
-use crate::rules::{clip, Board, Geometry, IllegalMove, Rule, MAX_SIDE};
+use crate::rules::{clip, Board, Geometry, IllegalMove, Rule, SizeError, MAX_SIDE};
 use std::io::{self, Read, Write};
 use std::time::{Duration, Instant};
 
@@ -362,12 +362,15 @@ impl Brain {
 
     /// `START`/`RECTSTART`: a fresh board, a full clock.
     fn start(&mut self, width: u32, height: u32) -> Result<String, String> {
-        let geometry = Geometry::new(height, width, self.config.k, self.rule).map_err(|e| {
-            format!(
-                "ERROR unsupported size {width}x{height} for {} in a row: {e}",
-                self.config.k
-            )
-        })?;
+        // Said in the protocol's own terms (width x height), the size once.
+        let geometry =
+            Geometry::new(height, width, self.config.k, self.rule).map_err(|e| match e {
+                SizeError::Side { .. } => format!(
+                    "ERROR unsupported size {width}x{height}: \
+                     width and height must be from 1 to {MAX_SIDE}"
+                ),
+                _ => format!("ERROR unsupported size {width}x{height}: {e}"),
+            })?;
         self.session.new_game(geometry);
         self.started = true;
         Ok("OK".to_string())
