@@ -29,8 +29,10 @@ from collections import Counter
 MATE = 100000
 
 
-def evaluate(brain, stones, movetime):
-    """The judge's evaluation for the side to move (mates as +-(MATE - plies))."""
+def think(brain, stones, movetime):
+    """The brain's move and evaluation for the side to move (mates as +-(MATE -
+    plies)): it thinks its whole movetime, since END is sent only after its move
+    (sent at once, END stops a Gomocup brain's search within milliseconds)."""
     to_move = len(stones) % 2
     lines = ["START 15", "INFO timeout_turn %d" % movetime, "BOARD"]
     for i, (r, c) in enumerate(stones):
@@ -42,14 +44,16 @@ def evaluate(brain, stones, movetime):
     p.stdin.flush()
     timer = threading.Timer(movetime / 1000 * 3 + 5, p.kill)
     timer.start()
-    score = None
+    score = move = None
     for line in p.stdout:
         m = re.search(r"Eval ([+-]?)(M?)(\d+)", line)
         if m:
             sign = -1 if m.group(1) == "-" else 1
             n = int(m.group(3))
             score = sign * (MATE - n) if m.group(2) else sign * n
-        if re.match(r"^\d+,\d+\s*$", line):
+        m = re.match(r"^(\d+),(\d+)\s*$", line)
+        if m:
+            move = (int(m.group(2)) + 1, int(m.group(1)) + 1)  # row, column from 1
             break
     timer.cancel()
     try:
@@ -58,7 +62,12 @@ def evaluate(brain, stones, movetime):
     except BrokenPipeError:
         pass
     p.wait()
-    return score
+    return score, move
+
+
+def evaluate(brain, stones, movetime):
+    """The judge's evaluation for the side to move (mates as +-(MATE - plies))."""
+    return think(brain, stones, movetime)[0]
 
 
 def shown(v):
