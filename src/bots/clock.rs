@@ -69,7 +69,7 @@ impl MatchClock {
 
 /// The time to think about the next move of `board`'s side to move: at most
 /// `per_move`, and with a game clock at most a share of `time_left` (the time
-/// left over the moves the side may still have to make, up to [`HORIZON`],
+/// left over the moves the side may still have to make, up to `HORIZON`,
 /// with a tenth kept in reserve). Never more than either limit; at least a
 /// millisecond (or `per_move` when that is less), so that a bot can always
 /// answer.

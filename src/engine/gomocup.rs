@@ -20,7 +20,7 @@
 //! - Before a move, `MESSAGE depth … score …` when the bot searched.
 //! - What input can make it hold is bounded: a `BOARD` list longer than the
 //!   board's points is refused at once and the rest skipped unstored; at
-//!   most [`MAX_NOTES`] notes wait for the next answer, then a count.
+//!   most `MAX_NOTES` notes wait for the next answer, then a count.
 
 use super::lines::{answer_lines, Flow};
 use super::session::{BotOption, BuildBot, Session};

@@ -1,8 +1,8 @@
-//! Game records other programs open: SGF (FF[4], GM[4], the SGF game of
+//! Game records other programs open: SGF (`FF[4]`, `GM[4]`, the SGF game of
 //! gomoku) and Piskvork's `.psq`, both written from one [`RecordedGame`] and
 //! read back into it.
 //!
-//! - [`sgf`]: the writer, and a parser that checks the FF[4] grammar.
+//! - [`sgf`]: the writer, and a parser that checks the `FF[4]` grammar.
 //! - [`psq`]: the writer and reader of Piskvork's format.
 //!
 //! Where the games come from: the referee (`--sgf-dir`, and `kinrow convert`

@@ -1,4 +1,4 @@
-//! SGF FF[4] records of k-in-a-row games: `GM[4]` (the SGF game number of
+//! SGF `FF[4]` records of k-in-a-row games: `GM[4]` (the SGF game number of
 //! gomoku and renju), `SZ[N]` or `SZ[COLUMNS:ROWS]`, `B[..]`/`W[..]` moves
 //! (black is X, first), `PB`/`PW`, `RE`, and the rule and K in `RU` as
 //! kinrow writes them: `RU[k5 free]`, `RU[k5 exact]`, `RU[k5 renju]`, `RU[k5 caro]`.
@@ -12,7 +12,7 @@
 //! `RE[B+F]` (a proof), the ruling in the root's `C`. A move's time and
 //! search, when recorded, are the move's own `C`.
 //!
-//! [`parse`] checks text against the FF[4] grammar (Collection, GameTree,
+//! [`parse`] checks text against the `FF[4]` grammar (Collection, GameTree,
 //! Sequence, Node, Property, PropValue with its escapes; unique properties
 //! per node) and returns the tree; [`read`] turns it back into a game.
 
@@ -336,7 +336,7 @@ impl Parser<'_> {
     }
 }
 
-/// Parses a collection (one or more game trees), checking the FF[4]
+/// Parses a collection (one or more game trees), checking the `FF[4]`
 /// grammar; anything after the last tree but white space is an error.
 pub fn parse(text: &str) -> Result<Vec<GameTree>, SgfError> {
     let mut p = Parser {
@@ -353,7 +353,7 @@ pub fn parse(text: &str) -> Result<Vec<GameTree>, SgfError> {
     Ok(trees)
 }
 
-/// The first game of an SGF collection (its main line), checked: GM[4],
+/// The first game of an SGF collection (its main line), checked: `GM[4]`,
 /// a size, legal moves in turn.
 pub fn read(text: &str) -> Result<RecordedGame, RecordError> {
     let trees = parse(text).map_err(|e| RecordError(e.to_string()))?;

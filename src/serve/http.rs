@@ -91,7 +91,7 @@ pub enum HeadError {
     Late(bool),
     /// Not HTTP.
     Malformed,
-    /// Over [`MAX_HEAD`] bytes or [`MAX_HEADERS`] headers.
+    /// Over `MAX_HEAD` bytes or `MAX_HEADERS` headers.
     TooLarge,
 }
 
