@@ -120,6 +120,8 @@ def main():
             continue
         ours = kinrow_move(args.kinrow, stones, args.movetime)
         theirs = judge.think(args.judge, stones, args.movetime)[1]
+        if theirs is None:  # the judge gave no move (it died or hung)
+            continue
         after = [score(stones + [ours]), score(stones + [theirs])]
         if None in after:
             continue
