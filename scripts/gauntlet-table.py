@@ -8,6 +8,13 @@ approximation; when every game scored the same, half a win and half a loss
 are added). Losses on time and illegal moves are counted from the records'
 reasons and fault_by fields.
 
+A file in which ENGINE does not play is a reference: an opponent against
+itself on the same openings (gauntlet.sh --reference writes ENGINE-MS-self.jsonl
+beside ENGINE-MS.jsonl). The openings are seldom even for play, so a second
+table gives, per reference, how X scores there, and ENGINE's score by colour
+in the file of the same name without "-self" as Elo against that: how far
+behind equal strength it is as X and as O.
+
 Usage: gauntlet-table.py [--engine NAME] FILE.jsonl ...
 """
 import argparse
@@ -51,7 +58,13 @@ def summarize(path, me):
         return None
     names = {g["x"] for g in games} | {g["o"] for g in games}
     if me not in names:
-        sys.exit("%s: no engine named %s (%s)" % (path, me, ", ".join(sorted(names))))
+        if len(names) != 2:
+            sys.exit("%s: no engine named %s (%s)" % (path, me, ", ".join(sorted(names))))
+        # A reference: how X scores, whichever engine it was.
+        x_points = sum(1.0 if g["result"] == "x" else 0.5 if g["result"] == "draw" else 0.0
+                       for g in games)
+        return {"file": path, "reference": True, "games": len(games),
+                "x_score": x_points / len(games), "names": sorted(names)}
     other = sorted(names - {me})[0] if len(names) > 1 else me
     tally = {"x": [0, 0, 0], "o": [0, 0, 0]}  # win, draw, loss by my colour
     scores = []
@@ -98,16 +111,35 @@ def main():
     args = ap.parse_args()
     print("| opponent | run | games | +W =D -L | score | Elo (95 %) | as X | as O | lost on time | illegal |")
     print("|---|---|---|---|---|---|---|---|---|---|")
+    runs, references = {}, []
     for path in args.files:
         s = summarize(path, args.engine)
         if s is None:
             continue
         run = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+        if s.get("reference"):
+            references.append((run, s))
+            continue
+        runs[run] = s
         elo_text = "%+.0f ± %.0f" % (s["elo"], s["err"]) if s["elo"] is not None else "-"
         half = lambda t: "%g of %d" % (t[0] + t[1] / 2, sum(t))
         print("| %s | %s | %d | +%d =%d -%d | %.1f %% | %s | %s | %s | %d | %d |" % (
             s["opponent"], run, s["games"], *s["wdl"], 100 * s["score"], elo_text,
             half(s["x"]), half(s["o"]), s["on_time"], s["illegal"]))
+    if references:
+        print()
+        print("| reference | games | X scores | %s as X, Elo against it | as O |" % args.engine)
+        print("|---|---|---|---|---|")
+    for run, r in references:
+        gaps = ["-", "-"]
+        s = runs.get(run[: -len("-self")] if run.endswith("-self") else None)
+        if s is not None:
+            expected = [r["x_score"], 1 - r["x_score"]]
+            for i, t in enumerate([s["x"], s["o"]]):
+                if sum(t):
+                    gaps[i] = "%+.0f" % (elo((t[0] + t[1] / 2) / sum(t)) - elo(expected[i]))
+        print("| %s (%s) | %d | %.1f %% | %s | %s |" % (
+            run, " against ".join(r["names"]), r["games"], 100 * r["x_score"], *gaps))
 
 
 if __name__ == "__main__":

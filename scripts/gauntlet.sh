@@ -10,9 +10,14 @@
 # is complete, only prints the table). The sparring engines are Gomocup
 # brains found in $SPAR (pbrain-carbon, pbrain-rapfi, pbrain-whatateam).
 #
+# With --reference, each engine also plays itself on the same openings
+# (OUT/ENGINE-MS-self.jsonl): the openings are seldom even in play (Rapfi
+# against itself at 200 ms: X scores 69 %), and the table then says how far
+# behind equal strength minimax is as X and as O.
+#
 # Usage: SPAR=DIR scripts/gauntlet.sh [--kinrow BIN] [--out DIR] [--games N]
 #            [--times "1000 200"] [--engines "carbon rapfi whatateam"]
-#            [--openings FILE] [--seed N] [--table-only]
+#            [--openings FILE] [--seed N] [--reference] [--table-only]
 #   e.g. nohup env SPAR=$HOME/spar/bin scripts/gauntlet.sh --out gauntlet > gauntlet.log 2>&1 &
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,6 +29,7 @@ engines="carbon rapfi whatateam"
 openings=scripts/openings-gauntlet.txt
 seed=2024
 table_only=
+reference=
 while [ $# -gt 0 ]; do
   case $1 in
     --kinrow) kinrow=$2; shift 2 ;;
@@ -33,6 +39,7 @@ while [ $# -gt 0 ]; do
     --engines) engines=$2; shift 2 ;;
     --openings) openings=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --reference) reference=1; shift ;;
     --table-only) table_only=1; shift ;;
     *) echo "gauntlet.sh: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -54,13 +61,25 @@ if [ -z "$table_only" ]; then
         --openings-file "$openings" --seed "$seed" \
         --games-out "$out/$engine-$ms.jsonl" "${resume[@]}" --quiet ||
         echo "gauntlet.sh: the run against $engine at $ms ms failed" >&2
+      [ -n "$reference" ] || continue
+      echo "== $engine against itself at $ms ms: $(date)"
+      resume=()
+      [ -s "$out/$engine-$ms-self.jsonl" ] && resume=(--resume)
+      target/release/referee --engine "${engine}A=gomocup:$brain" \
+        --engine "${engine}B=gomocup:$brain" \
+        --board 15x15 --k 5 --movetime "$ms" --concurrency 1 --games "$games" \
+        --openings-file "$openings" --seed "$seed" \
+        --games-out "$out/$engine-$ms-self.jsonl" "${resume[@]}" --quiet ||
+        echo "gauntlet.sh: $engine against itself at $ms ms failed" >&2
     done
   done
 fi
 files=()
 for ms in $times; do
   for engine in $engines; do
-    [ -s "$out/$engine-$ms.jsonl" ] && files+=("$out/$engine-$ms.jsonl")
+    for run in "$engine-$ms" "$engine-$ms-self"; do
+      [ -s "$out/$run.jsonl" ] && files+=("$out/$run.jsonl")
+    done
   done
 done
 python3 scripts/gauntlet-table.py "${files[@]}"

@@ -1,4 +1,5 @@
-//! The shell scripts in scripts/ run end to end against the built `kinrow`.
+//! The scripts in scripts/ run end to end: the shell ones against the built
+//! `kinrow`, the gauntlet's table on records made for the purpose.
 
 use assert_cmd::Command;
 use kinrow::rules::{Board, Cell, Geometry, Outcome, Rule};
@@ -64,4 +65,62 @@ fn pipe_demo_stops_on_a_refused_request() {
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("? unacceptable size"), "{err}");
+}
+
+/// The gauntlet's table: a run of minimax against an opponent, and the
+/// opponent against itself as the reference that says how even the openings
+/// are in play. By hand: minimax scores 1.5 of 4 (Elo -400 log10(1/0.375 - 1)
+/// = -89), one loss on time; X scores 3 of 4 in the reference, so minimax's
+/// 1 of 2 as X is elo(0.5) - elo(0.75) = -191 and its 0.5 of 2 as O is +0.
+#[test]
+fn gauntlet_table_reads_each_colour_against_the_reference() {
+    let dir = std::env::temp_dir().join(format!("kinrow-gauntlet-table-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let game = |n: u32, x: &str, o: &str, result: &str, reason: &str, fault: &str| {
+        format!(
+            r#"{{"game":{n},"x":"{x}","o":"{o}","result":"{result}","reason":"{reason}","fault_by":{fault}}}"#
+        )
+    };
+    let run = [
+        r#"{"schema":3,"run":"r"}"#.to_string(),
+        game(0, "rapfi", "minimax", "x", "win", "null"),
+        game(1, "minimax", "rapfi", "x", "win", "null"),
+        game(2, "rapfi", "minimax", "draw", "full", "null"),
+        game(3, "minimax", "rapfi", "o", "time", r#""minimax""#),
+    ];
+    let reference = [
+        game(0, "rapfiA", "rapfiB", "x", "win", "null"),
+        game(1, "rapfiB", "rapfiA", "x", "win", "null"),
+        game(2, "rapfiA", "rapfiB", "x", "win", "null"),
+        game(3, "rapfiB", "rapfiA", "o", "win", "null"),
+    ];
+    let run_path = dir.join("rapfi-200.jsonl");
+    let reference_path = dir.join("rapfi-200-self.jsonl");
+    std::fs::write(&run_path, run.join("\n") + "\n").unwrap();
+    std::fs::write(&reference_path, reference.join("\n") + "\n").unwrap();
+    let out = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/gauntlet-table.py"
+        ))
+        .arg(&reference_path)
+        .arg(&run_path)
+        .output()
+        .expect("python3 runs");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "| opponent | run | games | +W =D -L | score | Elo (95 %) | as X | as O | lost on time | illegal |\n\
+         |---|---|---|---|---|---|---|---|---|---|\n\
+         | rapfi | rapfi-200 | 4 | +1 =1 -2 | 37.5 % | -89 ± 1111 | 1 of 2 | 0.5 of 2 | 1 | 0 |\n\
+         \n\
+         | reference | games | X scores | minimax as X, Elo against it | as O |\n\
+         |---|---|---|---|---|\n\
+         | rapfi-200-self (rapfiA against rapfiB) | 4 | 75.0 % | -191 | +0 |\n"
+    );
 }
