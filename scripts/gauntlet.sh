@@ -45,6 +45,19 @@ while [ $# -gt 0 ]; do
   esac
 done
 mkdir -p "$out"
+# play RUN MS ENGINE-SPEC ENGINE-SPEC: one run of the gauntlet's games into
+# OUT/RUN.jsonl, resumed when it has begun.
+play() {
+  local run=$1 ms=$2 resume=()
+  shift 2
+  echo "== $run: $(date)"
+  [ -s "$out/$run.jsonl" ] && resume=(--resume)
+  target/release/referee --engine "$1" --engine "$2" \
+    --board 15x15 --k 5 --movetime "$ms" --concurrency 1 --games "$games" \
+    --openings-file "$openings" --seed "$seed" \
+    --games-out "$out/$run.jsonl" "${resume[@]}" --quiet ||
+    echo "gauntlet.sh: the run $run failed" >&2
+}
 if [ -z "$table_only" ]; then
   : "${SPAR:?set SPAR to the folder of the sparring brains (pbrain-carbon, ...)}"
   cargo build --release --quiet --bin kinrow --bin referee
@@ -52,25 +65,10 @@ if [ -z "$table_only" ]; then
     for engine in $engines; do
       brain="$SPAR/pbrain-$engine"
       [ -x "$brain" ] || { echo "gauntlet.sh: no $brain" >&2; exit 1; }
-      echo "== $engine at $ms ms: $(date)"
-      resume=()
-      [ -s "$out/$engine-$ms.jsonl" ] && resume=(--resume)
-      target/release/referee --engine "$engine=gomocup:$brain" \
-        --engine "minimax=$kinrow --bot minimax" \
-        --board 15x15 --k 5 --movetime "$ms" --concurrency 1 --games "$games" \
-        --openings-file "$openings" --seed "$seed" \
-        --games-out "$out/$engine-$ms.jsonl" "${resume[@]}" --quiet ||
-        echo "gauntlet.sh: the run against $engine at $ms ms failed" >&2
-      [ -n "$reference" ] || continue
-      echo "== $engine against itself at $ms ms: $(date)"
-      resume=()
-      [ -s "$out/$engine-$ms-self.jsonl" ] && resume=(--resume)
-      target/release/referee --engine "${engine}A=gomocup:$brain" \
-        --engine "${engine}B=gomocup:$brain" \
-        --board 15x15 --k 5 --movetime "$ms" --concurrency 1 --games "$games" \
-        --openings-file "$openings" --seed "$seed" \
-        --games-out "$out/$engine-$ms-self.jsonl" "${resume[@]}" --quiet ||
-        echo "gauntlet.sh: $engine against itself at $ms ms failed" >&2
+      play "$engine-$ms" "$ms" "$engine=gomocup:$brain" "minimax=$kinrow --bot minimax"
+      if [ -n "$reference" ]; then
+        play "$engine-$ms-self" "$ms" "${engine}A=gomocup:$brain" "${engine}B=gomocup:$brain"
+      fi
     done
   done
 fi
