@@ -335,6 +335,18 @@ impl<'a> Search<'a> {
         list.sort_unstable_by_key(|&(_, s)| std::cmp::Reverse(s));
     }
 
+    /// The zone of a node whose moves all failed: their zones' union and,
+    /// under a forced block (`threats`: the other's winning cells), the
+    /// other moves lose at once, so stones outside the zone must not give
+    /// the mover (`me`) a win instead.
+    pub(super) fn failed_zone(&self, me: usize, threats: u64, refuted: u64) -> u64 {
+        if threats != 0 {
+            self.hit(me, 2, refuted | threats)
+        } else {
+            refuted
+        }
+    }
+
     /// Cells that hit every one of `p`'s live windows `times` times (one or
     /// two of its empty cells each), on top of `zone`.
     pub(super) fn hit(&self, p: usize, times: u32, mut zone: u64) -> u64 {
@@ -494,13 +506,9 @@ impl<'a> Search<'a> {
         self.generate(&mut moves, &f, tt_move);
         let mut best: i8 = -2;
         let mut best_move = None;
-        // Attacking: the union of the refuted moves' zones, and the moves
-        // that lie outside one of them (refuted without a search).
-        let mut refuted_zone = 0u64;
-        let mut outside = 0u64;
-        let mut cut_zone = ALL;
+        let mut tally = ZoneTally::NEW;
         for &(c, _) in moves.iter() {
-            if outside >> c & 1 == 1 {
+            if tally.settled(c) {
                 continue;
             }
             self.pos.play(self.shape, c);
@@ -517,8 +525,7 @@ impl<'a> Search<'a> {
                 break;
             }
             if zones && v <= alpha_in {
-                refuted_zone |= child_zone;
-                outside |= empty & !child_zone;
+                tally.refute(child_zone, empty);
             }
             if v > best {
                 best = v;
@@ -526,7 +533,7 @@ impl<'a> Search<'a> {
                 if v > alpha {
                     alpha = v;
                     if v >= beta {
-                        cut_zone = child_zone | 1 << c;
+                        tally.cut_by(c, child_zone);
                         let h = &mut self.history[me][c];
                         *h = h.saturating_add(1);
                         break;
@@ -545,27 +552,20 @@ impl<'a> Search<'a> {
         if ply == 0 {
             self.root_best = best_move;
         }
-        let forced = threats != 0;
         let (mut lo2, mut hi2) = (lo, hi);
         let mut new_zones = [ALL, ALL];
         if best <= alpha_in {
             hi2 = hi2.min(best);
             if zones {
-                // Under a forced block, the other moves lose at once: stones
-                // outside the zone must not give the mover a win instead.
-                let z = if forced {
-                    self.hit(me, 2, refuted_zone | threats)
-                } else {
-                    refuted_zone
-                };
+                let z = self.failed_zone(me, threats, tally.refuted);
                 self.zone = z;
                 new_zones[0] = z;
             }
         } else if best >= beta_in {
             lo2 = lo2.max(best);
             if zones {
-                self.zone = cut_zone;
-                new_zones[1] = cut_zone;
+                self.zone = tally.cut;
+                new_zones[1] = tally.cut;
             }
         } else {
             lo2 = best;
@@ -626,6 +626,44 @@ impl<'a> Search<'a> {
             out |= 1 << to;
         }
         out
+    }
+}
+
+/// What a node learns of its moves' zones as it searches them: the union
+/// of the refuted moves' zones, the moves that lie outside one of them
+/// (refuted too, without a search: a stone outside a refutation's zone
+/// changes nothing), and the zone of the move that cut.
+#[derive(Clone, Copy)]
+struct ZoneTally {
+    refuted: u64,
+    outside: u64,
+    cut: u64,
+}
+
+impl ZoneTally {
+    const NEW: ZoneTally = ZoneTally {
+        refuted: 0,
+        outside: 0,
+        cut: ALL,
+    };
+
+    /// Whether move `c` is refuted already, lying outside a refutation.
+    #[inline]
+    fn settled(&self, c: usize) -> bool {
+        self.outside >> c & 1 == 1
+    }
+
+    /// A move refuted within `zone`: the `empty` cells outside it are too.
+    #[inline]
+    fn refute(&mut self, zone: u64, empty: u64) {
+        self.refuted |= zone;
+        self.outside |= empty & !zone;
+    }
+
+    /// Move `c` cut, within `zone`.
+    #[inline]
+    fn cut_by(&mut self, c: usize, zone: u64) {
+        self.cut = zone | 1 << c;
     }
 }
 

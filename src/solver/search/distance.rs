@@ -2,7 +2,7 @@
 //! bound grows two plies at a time (`distance`), with what failed kept in
 //! the table by zone.
 
-use super::{Search, ALL};
+use super::{Search, ZoneTally, ALL};
 use crate::solver::table::Known;
 
 impl Search<'_> {
@@ -86,14 +86,11 @@ impl Search<'_> {
         let ply = ply.min(self.lists.len() - 1);
         let mut moves = std::mem::take(&mut self.lists[ply]);
         self.generate(&mut moves, &f, tt_move);
-        // As in `negamax`: the mover's failed moves, their zones' union, and
-        // the moves outside one of them (failing too, without a search).
+        // As in `negamax`: the mover's failed moves settle others unsearched.
         let mut result = !att_moves;
-        let mut refuted_zone = 0u64;
-        let mut outside = 0u64;
-        let mut cut_zone = ALL;
+        let mut tally = ZoneTally::NEW;
         for &(c, _) in moves.iter() {
-            if outside >> c & 1 == 1 {
+            if tally.settled(c) {
                 continue;
             }
             self.pos.play(self.shape, c);
@@ -105,12 +102,11 @@ impl Search<'_> {
             }
             if r == att_moves {
                 result = r;
-                cut_zone = child_zone | 1 << c;
+                tally.cut_by(c, child_zone);
                 break;
             }
             if zones {
-                refuted_zone |= child_zone;
-                outside |= empty & !child_zone;
+                tally.refute(child_zone, empty);
             }
         }
         self.lists[ply] = moves;
@@ -122,13 +118,9 @@ impl Search<'_> {
         let zone = if !zones {
             ALL
         } else if result == att_moves {
-            cut_zone
-        } else if threats != 0 {
-            // Under a forced block, the other moves lose at once: stones
-            // outside the zone must not give the mover a win instead.
-            self.hit(me, 2, refuted_zone | threats)
+            tally.cut
         } else {
-            refuted_zone
+            self.failed_zone(me, threats, tally.refuted)
         };
         self.zone = zone;
         let zone = self.map_zone(zone & empty, sym, false);
