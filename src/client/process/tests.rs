@@ -62,6 +62,15 @@ fn sh(script: &str) -> Vec<String> {
     vec!["sh".into(), "-c".into(), script.into()]
 }
 
+/// A shell script started as an engine, and its first reply (within 5 s).
+fn first_reply(script: &str) -> (EngineProcess, Response) {
+    let mut e = EngineProcess::spawn(&sh(script), StderrTo::Discard).unwrap();
+    let r = e
+        .read_response(Instant::now() + Duration::from_secs(5))
+        .unwrap();
+    (e, r)
+}
+
 #[test]
 fn talks_to_a_process_and_reaps_it() {
     let mut e = EngineProcess::spawn(
@@ -102,14 +111,7 @@ fn helpers_in_a_session_of_their_own_die_with_their_engine() {
     assert!(adopt_orphans());
     // The helper leaves the engine's group and session; the engine
     // tells its pid.
-    let mut e = EngineProcess::spawn(
-        &sh("setsid sleep 30 & printf '= %s\\n\\n' $!; sleep 30"),
-        StderrTo::Discard,
-    )
-    .unwrap();
-    let reply = e
-        .read_response(Instant::now() + Duration::from_secs(5))
-        .unwrap();
+    let (mut e, reply) = first_reply("setsid sleep 30 & printf '= %s\\n\\n' $!; sleep 30");
     let helper: libc::pid_t = reply.text.trim().parse().unwrap();
     let stat = || std::fs::read_to_string(format!("/proc/{helper}/stat"));
     // Wait until it has left the group (`setsid` has run): until then
@@ -140,14 +142,9 @@ fn helpers_in_a_session_of_their_own_die_with_their_engine() {
 
 #[test]
 fn overlong_lines_from_a_process_are_capped_and_skipped() {
-    let mut e = EngineProcess::spawn(
-        &sh("head -c 200000 /dev/zero | tr '\\0' x; echo; printf 'junk\\n= 1 2\\n\\n'; sleep 5"),
-        StderrTo::Discard,
-    )
-    .unwrap();
-    let r = e
-        .read_response(Instant::now() + Duration::from_secs(5))
-        .unwrap();
+    let (mut e, r) = first_reply(
+        "head -c 200000 /dev/zero | tr '\\0' x; echo; printf 'junk\\n= 1 2\\n\\n'; sleep 5",
+    );
     assert_eq!(r.text, "1 2");
     let (kept, total) = e.take_skipped();
     assert_eq!(total, 2);
