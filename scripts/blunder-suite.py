@@ -2,28 +2,44 @@
 """The moves that lost games, as a suite to replay: does a build still play
 into the forced loss?
 
-  extract: reads judge-games.py's report (its "walked into a forced loss at
-      ply P" lines) and the referee's --games-out files it judged, and
+  extract: finds the losing moves in the referee's --games-out files, and
       writes one position per line: the stones before the losing move (row
       and column from 1, X first), `|`, that move, `|`, where it came from.
+      With --report, the moves judge-games.py's report names (its "walked
+      into a forced loss at ply P" lines). With --claims, no judge is
+      needed: in records made with --move-info, ENGINE's move right after
+      which its opponent first claimed a forced win ("win in N", N at least
+      --min-plies); --count keeps a random sample (--seed) of them.
   run: for each position, asks each kinrow build for its move (one
-      `genmove` at MOVETIME) and the judge (a Gomocup brain that prints
-      `Eval N` or `Eval -M7`, as Rapfi does) for the position after it. A
-      move after which the judge proves a loss for its player is a miss.
-      Prints a line per position and build and, per build, the misses and
-      how many of them are the game's own losing move again.
+      `genmove` at --movetime, or with --nodes at that node cap, `set seed
+      1` and an hour's movetime, which replays exactly on any machine) and
+      the judge (a Gomocup brain that prints `Eval N` or `Eval -M7`, as
+      Rapfi does) for the position after it. A move after which the judge
+      proves a loss for its player is a miss. Prints a line per position
+      and build and, per build, the misses and how many of them are the
+      game's own losing move again. --reference adds the judge's own move
+      at --movetime as a row (`judge`): what a strong player avoids.
+      --cache keeps the judge's verdicts (JSON), so builds compared on one
+      suite share them.
 
 The judge is not an oracle: at a short time it may not see a loss it saw
-in the game (it judged there at --judge-time too); judge long enough.
+in the game (it judged there at --judge-time too); judge long enough. A
+position may be lost whatever is played: the reference row says how many
+misses a strong player makes too.
 
 Usage: blunder-suite.py extract --report JUDGE.txt FILE.jsonl ... > SUITE
+       blunder-suite.py extract --claims [--engine minimax] [--min-plies 7]
+                        [--count N] [--seed 1] FILE.jsonl ... > SUITE
        blunder-suite.py run --judge BRAIN [--judge-time 1000] [--movetime 200]
+                        [--nodes N] [--reference] [--cache FILE]
                         SUITE NAME=KINROW ...
+(KINROW may be a command line, such as "env VAR=1 path/to/kinrow".)
 """
 import argparse
 import importlib.util
 import json
 import os
+import random
 import re
 import subprocess
 import sys
@@ -40,6 +56,8 @@ def cells(text):
 
 
 def extract(args):
+    if args.claims:
+        return extract_claims(args)
     losing = {}  # (run file's games, game number) -> ply of the losing move
     for line in open(args.report):
         m = re.match(r"game (\d+) .*walked into a forced loss at ply (\d+)", line)
@@ -58,9 +76,51 @@ def extract(args):
                 os.path.basename(path), rec["game"], ply))
 
 
-def genmove(kinrow, stones, movetime):
+def extract_claims(args):
+    """The positions before ENGINE's moves that drew a claimed forced win."""
+    found = []
+    for path in args.files:
+        for line in open(path):
+            rec = json.loads(line)
+            if "game" not in rec or not rec.get("move_info"):
+                continue
+            ours = "x" if rec["x"] == args.engine else "o" if rec["o"] == args.engine else None
+            if ours is None:
+                continue
+            x_first = len(rec["opening"]) % 2 == 0
+            infos = rec["move_info"]
+            for i in range(1, len(infos)):
+                mover = "x" if (i % 2 == 0) == x_first else "o"
+                if mover == ours or not infos[i]:
+                    continue
+                before = (infos[i - 2] or {}).get("score") if i >= 2 else None
+                if claims_win(infos[i].get("score")) and not claims_win(before):
+                    plies = int(infos[i]["score"].split()[-1])
+                    if plies >= args.min_plies:
+                        stones = [tuple(c) for c in rec["opening"] + rec["moves"][:i]]
+                        found.append((stones, "%s game %d ply %d, win in %d claimed" % (
+                            os.path.basename(path), rec["game"], len(stones), plies)))
+                    break
+    if args.count is not None:
+        random.Random(args.seed).shuffle(found)
+        found = found[: args.count]
+    for stones, source in found:
+        before, move = stones[:-1], stones[-1]
+        print("%s | %d %d | %s" % (" ".join("%d %d" % c for c in before), move[0], move[1], source))
+
+
+def claims_win(score):
+    return isinstance(score, str) and score.startswith("win")
+
+
+def genmove(kinrow, stones, movetime, nodes):
     lines = ["newgame 15 15 5"] + ["move %d %d" % c for c in stones]
-    lines += ["set movetime %d" % movetime, "genmove", "quit"]
+    if nodes:
+        # An hour's movetime, so that the node cap, not the clock, ends the search.
+        lines += ["set seed 1", "set nodes %d" % nodes, "set movetime 3600000"]
+    else:
+        lines += ["set movetime %d" % movetime]
+    lines += ["genmove", "quit"]
     out = subprocess.run(kinrow.split() + ["--bot", "minimax"], input="\n".join(lines) + "\n",
                          capture_output=True, text=True, timeout=60).stdout
     answers = [a for a in out.split("\n\n") if a.strip()]
@@ -73,15 +133,37 @@ def genmove(kinrow, stones, movetime):
 
 def run(args):
     builds = [b.split("=", 1) for b in args.builds]
+    if any(len(b) != 2 for b in builds):
+        sys.exit("blunder-suite: a build is NAME=KINROW")
+    if args.reference:
+        builds.append(["judge", None])
     misses = {name: 0 for name, _ in builds}
     again = {name: 0 for name, _ in builds}
     suite = [l for l in open(args.suite) if l.strip() and not l.startswith("#")]
+    cache = {}
+    if args.cache and os.path.exists(args.cache):
+        cache = json.load(open(args.cache))
+
+    def verdict(stones):
+        """The judge's score for the side to move, cached by position and time."""
+        key = "%s@%d" % (" ".join("%d %d" % c for c in stones), args.judge_time)
+        if key not in cache:
+            cache[key] = judge.evaluate(args.judge, stones, args.judge_time)
+            if args.cache:
+                json.dump(cache, open(args.cache, "w"))
+        return cache[key]
+
     for line in suite:
         before, lost, source = [p.strip() for p in line.split("|")]
         stones, lost = cells(before), cells(lost)[0]
         for name, kinrow in builds:
-            move = genmove(kinrow, stones, args.movetime)
-            v = judge.evaluate(args.judge, stones + [move], args.judge_time)
+            if kinrow is None:
+                move = judge.think(args.judge, stones, args.movetime)[1]
+                if move is None:
+                    sys.exit("blunder-suite: the judge gave no move")
+            else:
+                move = genmove(kinrow, stones, args.movetime, args.nodes)
+            v = verdict(stones + [move])
             v = None if v is None else -v  # the judge spoke for the other side
             miss = v is not None and v < -judge.MATE // 2
             misses[name] += miss
@@ -99,12 +181,21 @@ def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
     e = sub.add_parser("extract")
-    e.add_argument("--report", required=True)
+    source = e.add_mutually_exclusive_group(required=True)
+    source.add_argument("--report")
+    source.add_argument("--claims", action="store_true")
+    e.add_argument("--engine", default="minimax")
+    e.add_argument("--min-plies", type=int, default=7)
+    e.add_argument("--count", type=int)
+    e.add_argument("--seed", type=int, default=1)
     e.add_argument("files", nargs="+")
     r = sub.add_parser("run")
     r.add_argument("--judge", required=True)
     r.add_argument("--judge-time", type=int, default=1000)
     r.add_argument("--movetime", type=int, default=200)
+    r.add_argument("--nodes", type=int)
+    r.add_argument("--reference", action="store_true")
+    r.add_argument("--cache")
     r.add_argument("suite")
     r.add_argument("builds", nargs="+", metavar="NAME=KINROW")
     args = ap.parse_args()

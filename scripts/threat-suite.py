@@ -15,7 +15,8 @@ Positions a build proves at a node cap are threats its search reads; the
 opponent proved each within its own move.
 
 `run` sends every position to one `KINROW --bot minimax` session with
-`set seed 1` and `set nodes NODES` and counts the moves answered with a
+`set seed 1`, `set nodes NODES` and an hour's movetime (the default second
+would cut a large cap short on a slow or busy machine) and counts the moves answered with a
 proved win (`search_info` says "score win"). A node cap and a seed replay
 exactly on any machine (unseeded, counts move by one or so between runs).
 """
@@ -72,6 +73,9 @@ def extract(args):
           file=sys.stderr)
 
 
+NODE_CAP_MOVETIME = 3600000
+
+
 def run(args):
     if len(args) < 3:
         sys.exit("usage: threat-suite.py run SUITE KINROW NODES [NODES ...]")
@@ -79,7 +83,8 @@ def run(args):
     with open(suite) as f:
         positions = [line.strip().split("|") for line in f if "|" in line]
     for nodes in caps:
-        commands = ["set seed 1", "set nodes %d" % nodes]
+        # The movetime only keeps the default second from cutting the node cap short.
+        commands = ["set seed 1", "set nodes %d" % nodes, "set movetime %d" % NODE_CAP_MOVETIME]
         for _, stones in positions:
             xs = stones.split()
             commands.append("newgame 15 15 5")

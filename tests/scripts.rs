@@ -124,3 +124,43 @@ fn gauntlet_table_reads_each_colour_against_the_reference() {
          | rapfi-200-self (rapfiA against rapfiB) | 4 | 75.0 % | -191 | +0 |\n"
     );
 }
+
+/// The losing moves read from the opponent's claims: in game 0 (minimax X,
+/// the opening two stones) rapfi's score turns into a win in 9 right after
+/// minimax's second move (ply 5 of the game), so the position before that
+/// move is kept; its earlier claim of a win in 5 is shorter than
+/// --min-plies and that game's first claim, so game 1 gives nothing; in
+/// game 2 minimax is O and rapfi claims a win in 11 after its first move.
+#[test]
+fn blunder_suite_extracts_the_moves_after_which_a_win_was_claimed() {
+    let dir = std::env::temp_dir().join(format!("kinrow-blunder-suite-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let records = [
+        r#"{"schema":3,"run":"r"}"#,
+        r#"{"game":0,"x":"minimax","o":"rapfi","opening":[[8,8],[8,9]],"moves":[[7,7],[9,9],[6,6],[5,5],[4,4]],"move_info":[{"score":10},{"score":20},{"score":30},{"score":"win in 9"},null]}"#,
+        r#"{"game":1,"x":"minimax","o":"rapfi","opening":[[8,8],[8,9]],"moves":[[7,7],[9,9],[6,6],[5,5]],"move_info":[{"score":10},{"score":"win in 5"},{"score":30},{"score":"win in 9"}]}"#,
+        r#"{"game":2,"x":"rapfi","o":"minimax","opening":[[8,8]],"moves":[[7,7],[9,9],[6,6]],"move_info":[{"score":0},{"score":"win in 11"},{"score":0}]}"#,
+    ];
+    let path = dir.join("games.jsonl");
+    std::fs::write(&path, records.join("\n") + "\n").unwrap();
+    let out = Command::new("python3")
+        .arg(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/scripts/blunder-suite.py"
+        ))
+        .args(["extract", "--claims", "--min-plies", "7"])
+        .arg(&path)
+        .output()
+        .expect("python3 runs");
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "8 8 8 9 7 7 9 9 | 6 6 | games.jsonl game 0 ply 5, win in 9 claimed\n\
+         8 8 | 7 7 | games.jsonl game 2 ply 2, win in 11 claimed\n"
+    );
+}
