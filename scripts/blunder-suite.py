@@ -48,6 +48,9 @@ here = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("judge", os.path.join(here, "judge-games.py"))
 judge = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(judge)
+spec = importlib.util.spec_from_file_location("threats", os.path.join(here, "threat-suite.py"))
+threats = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(threats)
 
 
 def cells(text):
@@ -78,39 +81,17 @@ def extract(args):
 
 def extract_claims(args):
     """The positions before ENGINE's moves that drew a claimed forced win."""
-    found = []
-    for path in args.files:
-        for line in open(path):
-            rec = json.loads(line)
-            if "game" not in rec or not rec.get("move_info"):
-                continue
-            ours = "x" if rec["x"] == args.engine else "o" if rec["o"] == args.engine else None
-            if ours is None:
-                continue
-            x_first = len(rec["opening"]) % 2 == 0
-            infos = rec["move_info"]
-            for i in range(1, len(infos)):
-                mover = "x" if (i % 2 == 0) == x_first else "o"
-                if mover == ours or not infos[i]:
-                    continue
-                before = (infos[i - 2] or {}).get("score") if i >= 2 else None
-                if claims_win(infos[i].get("score")) and not claims_win(before):
-                    plies = int(infos[i]["score"].split()[-1])
-                    if plies >= args.min_plies:
-                        stones = [tuple(c) for c in rec["opening"] + rec["moves"][:i]]
-                        found.append((stones, "%s game %d ply %d, win in %d claimed" % (
-                            os.path.basename(path), rec["game"], len(stones), plies)))
-                    break
+    found = [(stones, "%s game %d ply %d, win in %d claimed" % (
+                 os.path.basename(path), rec["game"], len(stones), plies))
+             for path, rec, plies, stones in threats.claimed_wins(
+                 args.files, args.engine, args.min_plies)]
     if args.count is not None:
         random.Random(args.seed).shuffle(found)
         found = found[: args.count]
     for stones, source in found:
         before, move = stones[:-1], stones[-1]
-        print("%s | %d %d | %s" % (" ".join("%d %d" % c for c in before), move[0], move[1], source))
-
-
-def claims_win(score):
-    return isinstance(score, str) and score.startswith("win")
+        print("%s | %d %d | %s" % (" ".join("%d %d" % tuple(c) for c in before), move[0], move[1],
+                                   source))
 
 
 def genmove(kinrow, stones, movetime, nodes):

@@ -26,6 +26,35 @@ import subprocess
 import sys
 
 
+def claimed_wins(files, engine, min_plies):
+    """In referee records made with --move-info, each game's first claim of a
+    forced win ("win in N") by ENGINE's opponent right after one of ENGINE's
+    moves: (path, record, N, the stones up to that move, opening first). A
+    game whose first claim is shorter than MIN_PLIES gives nothing."""
+    won = lambda s: isinstance(s, str) and s.startswith("win")
+    for path in files:
+        with open(path) as f:
+            for line in f:
+                r = json.loads(line)
+                if "game" not in r or not r.get("move_info"):
+                    continue
+                ours = "x" if r["x"] == engine else "o" if r["o"] == engine else None
+                if ours is None:
+                    continue
+                x_first = len(r["opening"]) % 2 == 0
+                infos = r["move_info"]
+                for i in range(1, len(infos)):
+                    mover = "x" if (i % 2 == 0) == x_first else "o"
+                    if mover == ours or not infos[i]:
+                        continue
+                    before = (infos[i - 2] or {}).get("score") if i >= 2 else None
+                    if won(infos[i].get("score")) and not won(before):
+                        plies = int(infos[i]["score"].split()[-1])
+                        if plies >= min_plies:
+                            yield path, r, plies, r["opening"] + r["moves"][:i]
+                        break
+
+
 def extract(args):
     engine, min_plies, count, seed, files = "minimax", 7, 150, 1, []
     it = iter(args)
@@ -42,29 +71,7 @@ def extract(args):
             files.append(a)
     if not files:
         sys.exit("usage: threat-suite.py extract [options] GAMES.jsonl ...")
-    found = []
-    for path in files:
-        with open(path) as f:
-            for line in f:
-                r = json.loads(line)
-                if "game" not in r or not r.get("move_info"):
-                    continue
-                ours = "x" if r["x"] == engine else "o" if r["o"] == engine else None
-                if ours is None:
-                    continue
-                x_first = len(r["opening"]) % 2 == 0
-                infos = r["move_info"]
-                won = lambda s: isinstance(s, str) and s.startswith("win")
-                for i in range(1, len(infos)):
-                    mover = "x" if (i % 2 == 0) == x_first else "o"
-                    if mover == ours or not infos[i]:
-                        continue
-                    before = (infos[i - 2] or {}).get("score") if i >= 2 else None
-                    if won(infos[i].get("score")) and not won(before):
-                        plies = int(infos[i]["score"].split()[-1])
-                        if plies >= min_plies:
-                            found.append((plies, r["opening"] + r["moves"][:i]))
-                        break
+    found = [(plies, stones) for _, _, plies, stones in claimed_wins(files, engine, min_plies)]
     random.seed(seed)
     random.shuffle(found)
     for plies, stones in found[:count]:
