@@ -1,8 +1,10 @@
 //! The scripts in scripts/ run end to end: the shell ones against the built
-//! `kinrow`, the gauntlet's table on records made for the purpose.
+//! `kinrow`, the gauntlet's table and the losing moves' suite on records
+//! made for the purpose.
 
 use assert_cmd::Command;
 use kinrow::rules::{Board, Cell, Geometry, Outcome, Rule};
+use std::ffi::OsStr;
 
 fn pipe_demo(args: &[&str]) -> std::process::Output {
     Command::new("bash")
@@ -67,6 +69,22 @@ fn pipe_demo_stops_on_a_refused_request() {
     assert!(err.contains("? unacceptable size"), "{err}");
 }
 
+/// Runs `python3 scripts/SCRIPT ARGS...` and gives its standard output;
+/// the test fails with its standard error if it fails.
+fn run_script(script: &str, args: &[&OsStr]) -> String {
+    let out = Command::new("python3")
+        .arg(format!("{}/scripts/{script}", env!("CARGO_MANIFEST_DIR")))
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
 /// The gauntlet's table: a run of minimax against an opponent, and the
 /// opponent against itself as the reference that says how even the openings
 /// are in play. By hand: minimax scores 1.5 of 4 (Elo -400 log10(1/0.375 - 1)
@@ -98,23 +116,13 @@ fn gauntlet_table_reads_each_colour_against_the_reference() {
     let reference_path = dir.join("rapfi-200-self.jsonl");
     std::fs::write(&run_path, run.join("\n") + "\n").unwrap();
     std::fs::write(&reference_path, reference.join("\n") + "\n").unwrap();
-    let out = Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/scripts/gauntlet-table.py"
-        ))
-        .arg(&reference_path)
-        .arg(&run_path)
-        .output()
-        .expect("python3 runs");
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = run_script(
+        "gauntlet-table.py",
+        &[reference_path.as_os_str(), run_path.as_os_str()],
     );
+    std::fs::remove_dir_all(&dir).ok();
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
+        out,
         "| opponent | run | games | +W =D -L | score | Elo (95 %) | as X | as O | lost on time | illegal |\n\
          |---|---|---|---|---|---|---|---|---|---|\n\
          | rapfi | rapfi-200 | 4 | +1 =1 -2 | 37.5 % | -89 ± 1111 | 1 of 2 | 0.5 of 2 | 1 | 0 |\n\
@@ -143,23 +151,14 @@ fn blunder_suite_extracts_the_moves_after_which_a_win_was_claimed() {
     ];
     let path = dir.join("games.jsonl");
     std::fs::write(&path, records.join("\n") + "\n").unwrap();
-    let out = Command::new("python3")
-        .arg(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/scripts/blunder-suite.py"
-        ))
-        .args(["extract", "--claims", "--min-plies", "7"])
-        .arg(&path)
-        .output()
-        .expect("python3 runs");
-    std::fs::remove_dir_all(&dir).ok();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let args = ["extract", "--claims", "--min-plies", "7"].map(OsStr::new);
+    let out = run_script(
+        "blunder-suite.py",
+        &[&args[..], &[path.as_os_str()]].concat(),
     );
+    std::fs::remove_dir_all(&dir).ok();
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
+        out,
         "8 8 8 9 7 7 9 9 | 6 6 | games.jsonl game 0 ply 5, win in 9 claimed\n\
          8 8 | 7 7 | games.jsonl game 2 ply 2, win in 11 claimed\n"
     );
