@@ -102,8 +102,9 @@ def genmove(kinrow, stones, movetime, nodes):
     else:
         lines += ["set movetime %d" % movetime]
     lines += ["genmove", "quit"]
+    # Under a node cap the cap ends the move, however long that takes.
     out = subprocess.run(kinrow.split() + ["--bot", "minimax"], input="\n".join(lines) + "\n",
-                         capture_output=True, text=True, timeout=60).stdout
+                         capture_output=True, text=True, timeout=None if nodes else 60).stdout
     answers = [a for a in out.split("\n\n") if a.strip()]
     reply = answers[-2].strip() if len(answers) >= 2 else ""
     m = re.match(r"= (\d+) (\d+)", reply)

@@ -16,9 +16,10 @@ opponent proved each within its own move.
 
 `run` sends every position to one `KINROW --bot minimax` session with
 `set seed 1`, `set nodes NODES` and an hour's movetime (the default second
-would cut a large cap short on a slow or busy machine) and counts the moves answered with a
-proved win (`search_info` says "score win"). A node cap and a seed replay
-exactly on any machine (unseeded, counts move by one or so between runs).
+would cut a large cap short on a slow or busy machine) and counts the moves
+answered with a proved win (`search_info` says "score win"). A node cap and
+a seed replay exactly on any machine (unseeded, counts move by one or so
+between runs).
 """
 import json
 import random
