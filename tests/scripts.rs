@@ -133,12 +133,13 @@ fn gauntlet_table_reads_each_colour_against_the_reference() {
     );
 }
 
-/// The losing moves read from the opponent's claims: in game 0 (minimax X,
-/// the opening two stones) rapfi's score turns into a win in 9 right after
-/// minimax's second move (ply 5 of the game), so the position before that
-/// move is kept; its earlier claim of a win in 5 is shorter than
-/// --min-plies and that game's first claim, so game 1 gives nothing; in
-/// game 2 minimax is O and rapfi claims a win in 11 after its first move.
+/// The losing moves read from the opponent's claims. In game 0 (minimax is
+/// X after an opening of two stones) rapfi's score turns into a win in 9
+/// right after minimax's second move, the game's fifth stone: the position
+/// before that move is kept. In game 1 rapfi's first claim, a win in 5, is
+/// shorter than --min-plies, so the game gives nothing (its later claim is
+/// not its first). In game 2 minimax is O and rapfi claims a win in 11
+/// right after minimax's first move.
 #[test]
 fn blunder_suite_extracts_the_moves_after_which_a_win_was_claimed() {
     let dir = std::env::temp_dir().join(format!("kinrow-blunder-suite-{}", std::process::id()));
