@@ -41,7 +41,6 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
@@ -94,25 +93,6 @@ def extract_claims(args):
                                    source))
 
 
-def genmove(kinrow, stones, movetime, nodes):
-    lines = ["newgame 15 15 5"] + ["move %d %d" % c for c in stones]
-    if nodes:
-        # An hour's movetime, so that the node cap, not the clock, ends the search.
-        lines += ["set seed 1", "set nodes %d" % nodes, "set movetime 3600000"]
-    else:
-        lines += ["set movetime %d" % movetime]
-    lines += ["genmove", "quit"]
-    # Under a node cap the cap ends the move, however long that takes.
-    out = subprocess.run(kinrow.split() + ["--bot", "minimax"], input="\n".join(lines) + "\n",
-                         capture_output=True, text=True, timeout=None if nodes else 60).stdout
-    answers = [a for a in out.split("\n\n") if a.strip()]
-    reply = answers[-2].strip() if len(answers) >= 2 else ""
-    m = re.match(r"= (\d+) (\d+)", reply)
-    if not m:
-        sys.exit("blunder-suite: %s answered genmove with %r" % (kinrow, reply))
-    return int(m.group(1)), int(m.group(2))
-
-
 def run(args):
     builds = [b.split("=", 1) for b in args.builds]
     if any(len(b) != 2 for b in builds):
@@ -122,18 +102,7 @@ def run(args):
     misses = {name: 0 for name, _ in builds}
     again = {name: 0 for name, _ in builds}
     suite = [l for l in open(args.suite) if l.strip() and not l.startswith("#")]
-    cache = {}
-    if args.cache and os.path.exists(args.cache):
-        cache = json.load(open(args.cache))
-
-    def verdict(stones):
-        """The judge's score for the side to move, cached by position and time."""
-        key = "%s@%d" % (" ".join("%d %d" % c for c in stones), args.judge_time)
-        if key not in cache:
-            cache[key] = judge.evaluate(args.judge, stones, args.judge_time)
-            if args.cache:
-                json.dump(cache, open(args.cache, "w"))
-        return cache[key]
+    verdict = judge.Verdicts(args.judge, args.judge_time, args.cache)
 
     for line in suite:
         before, lost, source = [p.strip() for p in line.split("|")]
@@ -144,7 +113,7 @@ def run(args):
                 if move is None:
                     sys.exit("blunder-suite: the judge gave no move")
             else:
-                move = genmove(kinrow, stones, args.movetime, args.nodes)
+                move = judge.kinrow_move(kinrow, stones, args.movetime, args.nodes)
             v = verdict(stones + [move])
             v = None if v is None else -v  # the judge spoke for the other side
             miss = v is not None and v < -judge.MATE // 2

@@ -21,6 +21,7 @@ Usage: judge-games.py --judge BRAIN [--engine minimax] [--movetime 300]
 """
 import argparse
 import json
+import os
 import re
 import subprocess
 import threading
@@ -68,6 +69,48 @@ def think(brain, stones, movetime):
 def evaluate(brain, stones, movetime):
     """The judge's evaluation for the side to move (mates as +-(MATE - plies))."""
     return think(brain, stones, movetime)[0]
+
+
+class Verdicts:
+    """The judge's evaluations for the side to move, by position and judging
+    time, kept in the JSON file PATH when given, so that runs and builds
+    compared on the same positions share them."""
+
+    def __init__(self, brain, movetime, path=None):
+        self.brain, self.movetime, self.path = brain, movetime, path
+        self.known = {}
+        if path and os.path.exists(path):
+            self.known = json.load(open(path))
+
+    def __call__(self, stones):
+        key = "%s@%d" % (" ".join("%d %d" % tuple(c) for c in stones), self.movetime)
+        if key not in self.known:
+            self.known[key] = evaluate(self.brain, stones, self.movetime)
+            if self.path:
+                json.dump(self.known, open(self.path, "w"))
+        return self.known[key]
+
+
+def kinrow_move(kinrow, stones, movetime, nodes=None):
+    """A kinrow build's move (`KINROW --bot minimax`, a command line) on 15x15:
+    one `genmove` at MOVETIME, or with NODES at that node cap, `set seed 1`
+    and an hour's movetime, so that the cap, not the clock, ends the search
+    and the answer replays exactly."""
+    lines = ["newgame 15 15 5"] + ["move %d %d" % tuple(c) for c in stones]
+    if nodes:
+        lines += ["set seed 1", "set nodes %d" % nodes, "set movetime 3600000"]
+    else:
+        lines += ["set movetime %d" % movetime]
+    lines += ["genmove", "quit"]
+    # Under a node cap the cap ends the move, however long that takes.
+    out = subprocess.run(kinrow.split() + ["--bot", "minimax"], input="\n".join(lines) + "\n",
+                         capture_output=True, text=True, timeout=None if nodes else 60).stdout
+    answers = [a for a in out.split("\n\n") if a.strip()]
+    reply = answers[-2].strip() if len(answers) >= 2 else ""
+    m = re.match(r"= (\d+) (\d+)", reply)
+    if not m:
+        raise SystemExit("%s answered genmove with %r" % (kinrow, reply))
+    return int(m.group(1)), int(m.group(2))
 
 
 def shown(v):

@@ -28,7 +28,6 @@ import json
 import math
 import os
 import random
-import subprocess
 
 here = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("judge", os.path.join(here, "judge-games.py"))
@@ -59,16 +58,6 @@ def positions(files, engine, colour, moves):
     return out
 
 
-def kinrow_move(kinrow, stones, movetime):
-    commands = ["newgame 15 15 5"] + ["move %d %d" % s for s in stones]
-    commands += ["set movetime %d" % movetime, "genmove", "quit"]
-    out = subprocess.run([kinrow, "--bot", "minimax"], input="\n".join(commands) + "\n",
-                         capture_output=True, text=True, check=True).stdout
-    answer = [line[2:] for line in out.splitlines() if line.startswith("= ")][-1]
-    r, c = answer.split()
-    return int(r), int(c)
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--judge", required=True)
@@ -86,18 +75,7 @@ def main():
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
 
-    cache = {}
-    if args.cache and os.path.exists(args.cache):
-        cache = json.load(open(args.cache))
-
-    def score(stones):
-        """The judge's score for the side to move, cached."""
-        key = json.dumps([list(s) for s in stones])
-        if key not in cache:
-            cache[key] = judge.evaluate(args.judge, stones, args.judge_time)
-            if args.cache:
-                json.dump(cache, open(args.cache, "w"))
-        return cache[key]
+    score = judge.Verdicts(args.judge, args.judge_time, args.cache)
 
     def expected(v):
         """The expected result of the side that just moved, from the judge's
@@ -118,7 +96,7 @@ def main():
         v = score(stones)
         if v is None or abs(v) >= args.limit:
             continue
-        ours = kinrow_move(args.kinrow, stones, args.movetime)
+        ours = judge.kinrow_move(args.kinrow, stones, args.movetime)
         theirs = judge.think(args.judge, stones, args.movetime)[1]
         if theirs is None:  # the judge gave no move (it died or hung)
             continue
