@@ -353,9 +353,8 @@ impl<'a> ThreatSearch<'a> {
                 continue;
             }
             let reduction = if !forcing && depth >= 2 && i >= 2 + pv as usize {
-                let mut r = LMR_SCALE * (depth as f64).ln() * ((i + 1) as f64).ln();
-                r -= pv as u8 as f64 + killers.contains(&sq) as u8 as f64;
-                (r.round() as i32).clamp(0, depth - 2)
+                let less = pv as u8 as f64 + killers.contains(&sq) as u8 as f64;
+                late_move_reduction(LMR_SCALE, depth, i, less)
             } else {
                 0
             };
@@ -500,6 +499,15 @@ impl<'a> ThreatSearch<'a> {
         }
         moves.sort_by_key(|&(_, s)| Reverse(s));
     }
+}
+
+/// The late move reduction of the `i`th move (from 0) of a node `depth`
+/// plies from the horizon (2 or more): `scale · ln depth · ln (i + 1) -
+/// less` plies, rounded, leaving the move at least a ply. Below the root
+/// and at the root, with their own scales.
+pub(super) fn late_move_reduction(scale: f64, depth: i32, i: usize, less: f64) -> i32 {
+    let r = scale * (depth as f64).ln() * ((i + 1) as f64).ln() - less;
+    (r.round() as i32).clamp(0, depth - 2)
 }
 
 mod root;

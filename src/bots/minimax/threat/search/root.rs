@@ -3,7 +3,7 @@
 //! the choice leaves the other no VCT, and the search again with what time
 //! the check left over.
 
-use super::{ThreatSearch, Win, FOUR, THREE, VCF_DEPTH, WIN3};
+use super::{late_move_reduction, ThreatSearch, Win, FOUR, THREE, VCF_DEPTH, WIN3};
 use crate::bots::minimax::eval::{is_proven, win_at, INFINITY};
 use crate::bots::minimax::{Caps, SearchReport};
 use rand::rngs::SmallRng;
@@ -351,8 +351,7 @@ fn root_reduction(depth: i32, i: usize) -> i32 {
     if depth < 3 || i < ROOT_LMR_FROM {
         return 0;
     }
-    let r = ROOT_LMR_SCALE * (depth as f64).ln() * ((i + 1) as f64).ln() - 1.0;
-    (r.round() as i32).clamp(0, depth - 2)
+    late_move_reduction(ROOT_LMR_SCALE, depth, i, 1.0)
 }
 
 /// Whether the root's best (a move and its score) is a proved win.
