@@ -592,3 +592,41 @@ fn info_max_node_and_max_depth_bound_the_search_as_yixin_and_rapfi_have_them() {
         "{got:?}"
     );
 }
+
+#[test]
+fn info_max_memory_shrinks_the_table_to_half_the_limit_and_says_so() {
+    let messages = |args: &[&str], input: &str| -> Vec<String> {
+        brain(args, input)
+            .into_iter()
+            .filter(|l| l.starts_with("MESSAGE hash") || l.starts_with("MESSAGE ignored"))
+            .collect()
+    };
+    let gomocup = ["--protocol", "gomocup"];
+    // 20 MB: half is 9.5 MiB, the table 8 MiB.
+    assert_eq!(
+        messages(&gomocup, "START 15\nINFO max_memory 20000000\nBEGIN\n"),
+        ["MESSAGE hash 8 MiB within INFO max_memory 20000000"]
+    );
+    // Gomocup's 350 MB holds the default table; 0 is no limit; only the
+    // last limit told before an answer is said.
+    assert!(messages(&gomocup, "START 15\nINFO max_memory 350000000\nBEGIN\n").is_empty());
+    assert!(messages(
+        &gomocup,
+        "START 15\nINFO max_memory 3000000\nINFO max_memory 0\nBEGIN\n"
+    )
+    .is_empty());
+    // Never past the hash it was started with; a tiny limit still leaves 1 MiB.
+    let small = ["--protocol", "gomocup", "--set", "hash=4"];
+    assert!(messages(&small, "START 15\nINFO max_memory 350000000\nBEGIN\n").is_empty());
+    assert_eq!(
+        messages(&small, "START 15\nINFO max_memory 1000\nBEGIN\n"),
+        ["MESSAGE hash 1 MiB within INFO max_memory 1000"]
+    );
+    // A bad value is said and changes nothing; a bot without a table says nothing.
+    assert_eq!(
+        messages(&gomocup, "START 15\nINFO max_memory lots\nBEGIN\n"),
+        ["MESSAGE ignored INFO max_memory 'lots': not a value it takes"]
+    );
+    let mcts = ["--protocol", "gomocup", "--bot", "mcts"];
+    assert!(messages(&mcts, "START 15\nINFO max_memory 1000\nBEGIN\n").is_empty());
+}

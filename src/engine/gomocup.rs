@@ -10,6 +10,9 @@
 //!   `ERROR` to the next `BEGIN`/`TURN`/`BOARD`, as the protocol asks.
 //! - Search limits: `INFO max_node N` and `INFO max_depth N` (Yixin's and
 //!   Rapfi's; 0 or -1 for none) are the bot's `nodes` and `depth` options.
+//! - Memory: `INFO max_memory BYTES` (0: no limit) sizes the minimax
+//!   table to at most half of it, never past its `hash` option; the rest of
+//!   the brain takes a few MiB.
 //! - Time: each move gets at most `INFO timeout_turn` (capped by
 //!   `--movetime`), and with a match clock (`timeout_match`, `time_left`) at
 //!   most a share of the time left ([`crate::bots::move_time`]). Between
@@ -459,9 +462,11 @@ impl Brain {
                 let option = if key == "max_node" { "nodes" } else { "depth" };
                 let _ = self.session.set_bot_option(option, "0");
             }
-            ("max_memory" | "game_type" | "folder" | "evaluate", _) => {}
+            ("max_memory", Ok(n)) if n >= 0 => self.fit_memory(n as u64),
+            ("game_type" | "folder" | "evaluate", _) => {}
             (
-                "timeout_turn" | "timeout_match" | "time_left" | "rule" | "max_node" | "max_depth",
+                "timeout_turn" | "timeout_match" | "time_left" | "rule" | "max_node" | "max_depth"
+                | "max_memory",
                 _,
             ) => self.note(format!(
                 "ignored INFO {key} '{}': not a value it takes",
@@ -469,6 +474,43 @@ impl Brain {
             )),
             // Unknown keys are ignored, as the protocol asks.
             _ => {}
+        }
+    }
+
+    /// `INFO max_memory`: the table, the one part of the brain a setting
+    /// grows, gets at most half the limit (the largest power of two that
+    /// fits, 1 MiB at least), never more than the `hash` the brain was
+    /// started with or the default; 0 gives that back. Said when it shrinks.
+    fn fit_memory(&mut self, bytes: u64) {
+        let ceiling = self
+            .config
+            .options
+            .iter()
+            .rev()
+            .find(|o| o.name == "hash")
+            .and_then(|o| o.value.parse().ok())
+            .unwrap_or(crate::bots::DEFAULT_HASH_MIB);
+        let within = ((bytes / 2) >> 20).max(1);
+        let mib = if bytes == 0 {
+            ceiling
+        } else {
+            ceiling.min(within)
+        };
+        // The table takes the largest power of two within `mib`.
+        let table = 1u64 << (63 - mib.leading_zeros());
+        // Only the last limit told is said.
+        self.notes.retain(|n| !n.starts_with("hash "));
+        // The other bots keep no table: nothing to fit.
+        if self.config.bot != BotKind::Minimax {
+            return;
+        }
+        if self
+            .session
+            .set_bot_option("hash", &mib.to_string())
+            .is_ok()
+            && mib < ceiling
+        {
+            self.note(format!("hash {table} MiB within INFO max_memory {bytes}"));
         }
     }
 

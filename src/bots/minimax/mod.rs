@@ -54,6 +54,9 @@ use table::Table;
 pub use threat::EvalSampler;
 use threat::ThreatSearch;
 
+/// The transposition table's size unless `set hash` says otherwise, in MiB.
+pub const DEFAULT_HASH_MIB: u64 = 1 << (table::DEFAULT_BITS + 4 - 20);
+
 /// Time kept back from `movetime` for setting up and answering: a tenth,
 /// at least 2 ms (but no more than half) and at most 50 ms.
 pub(super) fn safety_margin(movetime: Duration) -> Duration {
