@@ -622,6 +622,9 @@ fn info_max_memory_shrinks_the_table_to_half_the_limit_and_says_so() {
         messages(&small, "START 15\nINFO max_memory 1000\nBEGIN\n"),
         ["MESSAGE hash 1 MiB within INFO max_memory 1000"]
     );
+    // 20 MiB is a 16 MiB table, which 17 MB of the limit's half still holds.
+    let odd = ["--protocol", "gomocup", "--set", "hash=20"];
+    assert!(messages(&odd, "START 15\nINFO max_memory 34000000\nBEGIN\n").is_empty());
     // A bad value is said and changes nothing; a bot without a table says nothing.
     assert_eq!(
         messages(&gomocup, "START 15\nINFO max_memory lots\nBEGIN\n"),

@@ -496,8 +496,8 @@ impl Brain {
         } else {
             ceiling.min(within)
         };
-        // The table takes the largest power of two within `mib`.
-        let table = 1u64 << (63 - mib.leading_zeros());
+        // The table takes the largest power of two within its MiB.
+        let table = |mib: u64| 1u64 << (63 - mib.max(1).leading_zeros());
         // Only the last limit told is said.
         self.notes.retain(|n| !n.starts_with("hash "));
         // The other bots keep no table: nothing to fit.
@@ -508,9 +508,10 @@ impl Brain {
             .session
             .set_bot_option("hash", &mib.to_string())
             .is_ok()
-            && mib < ceiling
+            && table(mib) < table(ceiling)
         {
-            self.note(format!("hash {table} MiB within INFO max_memory {bytes}"));
+            let shrunk = table(mib);
+            self.note(format!("hash {shrunk} MiB within INFO max_memory {bytes}"));
         }
     }
 
