@@ -63,7 +63,7 @@ const LMR_SCALE: f64 = 1.5;
 /// Without that move its order is a guess, and the node is seldom on the
 /// line that matters (a position worth searching deep has been searched
 /// before, and its move kept). Self-play at 40,000 nodes a move, 1,200
-/// games: +23 ± 20 Elo (see `docs/minimax.md`).
+/// games: +23 ± 19 Elo (see `docs/minimax.md`).
 const IIR_DEPTH: i32 = 4;
 
 /// Threat sequences cost the attacker's moves only: facing a three (a win
