@@ -27,7 +27,7 @@
 
 use super::lines::{answer_lines, Flow};
 use super::session::{BotOption, BuildBot, Session};
-use crate::bots::{BotKind, DEFAULT_MOVETIME};
+use crate::bots::{hash_table_mib, BotKind, DEFAULT_HASH_MIB, DEFAULT_MOVETIME};
 use crate::protocol::gomocup::{rule_of_code, BoardLine, Command, CommandError, Field, Point};
 use crate::rules::{clip, Board, Geometry, IllegalMove, Rule, SizeError, MAX_SIDE};
 use std::io::{self, Read, Write};
@@ -489,15 +489,13 @@ impl Brain {
             .rev()
             .find(|o| o.name == "hash")
             .and_then(|o| o.value.parse().ok())
-            .unwrap_or(crate::bots::DEFAULT_HASH_MIB);
+            .unwrap_or(DEFAULT_HASH_MIB);
         let within = ((bytes / 2) >> 20).max(1);
         let mib = if bytes == 0 {
             ceiling
         } else {
             ceiling.min(within)
         };
-        // The table takes the largest power of two within its MiB.
-        let table = |mib: u64| 1u64 << (63 - mib.max(1).leading_zeros());
         // Only the last limit told is said.
         self.notes.retain(|n| !n.starts_with("hash "));
         // The other bots keep no table: nothing to fit.
@@ -508,9 +506,9 @@ impl Brain {
             .session
             .set_bot_option("hash", &mib.to_string())
             .is_ok()
-            && table(mib) < table(ceiling)
+            && hash_table_mib(mib) < hash_table_mib(ceiling)
         {
-            let shrunk = table(mib);
+            let shrunk = hash_table_mib(mib);
             self.note(format!("hash {shrunk} MiB within INFO max_memory {bytes}"));
         }
     }

@@ -55,7 +55,13 @@ pub use threat::EvalSampler;
 use threat::ThreatSearch;
 
 /// The transposition table's size unless `set hash` says otherwise, in MiB.
-pub const DEFAULT_HASH_MIB: u64 = 1 << (table::DEFAULT_BITS + 4 - 20);
+pub const DEFAULT_HASH_MIB: u64 = table::mib_of_bits(table::DEFAULT_BITS);
+
+/// The MiB of the table `set hash MIB` makes: the largest power of two
+/// within `mib`.
+pub fn hash_table_mib(mib: u64) -> u64 {
+    table::mib_of_bits(table::bits_for_mib(mib))
+}
 
 /// Time kept back from `movetime` for setting up and answering: a tenth,
 /// at least 2 ms (but no more than half) and at most 50 ms.

@@ -37,6 +37,11 @@ pub const DEFAULT_BITS: u32 = 20;
 /// The largest table `set hash` takes, in MiB.
 pub const MAX_MIB: u64 = 1024;
 
+/// The MiB a table of 2^`bits` slots takes (from 2^16 slots, 1 MiB).
+pub const fn mib_of_bits(bits: u32) -> u64 {
+    (16u64 << bits) >> 20
+}
+
 /// The slots (as a power of two) of the largest table within `mib` MiB
 /// (at least two slots: one bucket).
 pub fn bits_for_mib(mib: u64) -> u32 {
