@@ -11,8 +11,9 @@
 //! - Search limits: `INFO max_node N` and `INFO max_depth N` (Yixin's and
 //!   Rapfi's; 0 or -1 for none) are the bot's `nodes` and `depth` options.
 //! - Memory: `INFO max_memory BYTES` (0: no limit) sizes the minimax
-//!   table to at most half of it, never past its `hash` option; the rest of
-//!   the brain takes a few MiB.
+//!   table to at most half of it, never past its `hash` option. The caches
+//!   of threat sequences kept between moves are not sized by it: a few MiB
+//!   in a game, some tens over a long match in one process.
 //! - Time: each move gets at most `INFO timeout_turn` (capped by
 //!   `--movetime`), and with a match clock (`timeout_match`, `time_left`) at
 //!   most a share of the time left ([`crate::bots::move_time`]). Between
