@@ -503,13 +503,13 @@ impl Brain {
         if self.config.bot != BotKind::Minimax {
             return;
         }
+        let shrunk = hash_table_mib(mib);
         if self
             .session
             .set_bot_option("hash", &mib.to_string())
             .is_ok()
-            && hash_table_mib(mib) < hash_table_mib(ceiling)
+            && shrunk < hash_table_mib(ceiling)
         {
-            let shrunk = hash_table_mib(mib);
             self.note(format!("hash {shrunk} MiB within INFO max_memory {bytes}"));
         }
     }
