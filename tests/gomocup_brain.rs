@@ -594,7 +594,7 @@ fn info_max_node_and_max_depth_bound_the_search_as_yixin_and_rapfi_have_them() {
 }
 
 #[test]
-fn info_max_memory_shrinks_the_table_to_half_the_limit_and_says_so() {
+fn info_max_memory_shrinks_the_table_to_a_quarter_of_the_limit_and_says_so() {
     let messages = |args: &[&str], input: &str| -> Vec<String> {
         brain(args, input)
             .into_iter()
@@ -602,10 +602,10 @@ fn info_max_memory_shrinks_the_table_to_half_the_limit_and_says_so() {
             .collect()
     };
     let gomocup = ["--protocol", "gomocup"];
-    // 20 MB: half is 9.5 MiB, the table 8 MiB.
+    // 20 MB: a quarter is 4.8 MiB, the table 4 MiB.
     assert_eq!(
         messages(&gomocup, "START 15\nINFO max_memory 20000000\nBEGIN\n"),
-        ["MESSAGE hash 8 MiB within INFO max_memory 20000000"]
+        ["MESSAGE hash 4 MiB within INFO max_memory 20000000"]
     );
     // Gomocup's 350 MB holds the default table; 0 is no limit; only the
     // last limit told before an answer is said.
@@ -622,9 +622,9 @@ fn info_max_memory_shrinks_the_table_to_half_the_limit_and_says_so() {
         messages(&small, "START 15\nINFO max_memory 1000\nBEGIN\n"),
         ["MESSAGE hash 1 MiB within INFO max_memory 1000"]
     );
-    // 20 MiB is a 16 MiB table, which 17 MB of the limit's half still holds.
+    // 20 MiB is a 16 MiB table, which 17 MB of the limit's quarter still holds.
     let odd = ["--protocol", "gomocup", "--set", "hash=20"];
-    assert!(messages(&odd, "START 15\nINFO max_memory 34000000\nBEGIN\n").is_empty());
+    assert!(messages(&odd, "START 15\nINFO max_memory 68000000\nBEGIN\n").is_empty());
     // A bad value is said and changes nothing; a bot without a table says nothing.
     assert_eq!(
         messages(&gomocup, "START 15\nINFO max_memory lots\nBEGIN\n"),

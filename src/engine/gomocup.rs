@@ -11,9 +11,9 @@
 //! - Search limits: `INFO max_node N` and `INFO max_depth N` (Yixin's and
 //!   Rapfi's; 0 or -1 for none) are the bot's `nodes` and `depth` options.
 //! - Memory: `INFO max_memory BYTES` (0: no limit) sizes the minimax
-//!   table to at most half of it, never past its `hash` option. The caches
-//!   of threat sequences kept between moves are not sized by it: a few MiB
-//!   in a game, some tens over a long match in one process.
+//!   table to at most a quarter of it, never past its `hash` option; the
+//!   caches of threat sequences kept between moves take at most as much as
+//!   the table (emptied past it), and the rest of the brain a few MiB.
 //! - Time: each move gets at most `INFO timeout_turn` (capped by
 //!   `--movetime`), and with a match clock (`timeout_match`, `time_left`) at
 //!   most a share of the time left ([`crate::bots::move_time`]). Between
@@ -479,9 +479,11 @@ impl Brain {
     }
 
     /// `INFO max_memory`: the table, the one part of the brain a setting
-    /// grows, gets at most half the limit (the largest power of two that
-    /// fits, 1 MiB at least), never more than the `hash` the brain was
+    /// grows, gets at most a quarter of the limit (the largest power of two
+    /// that fits, 1 MiB at least), never more than the `hash` the brain was
     /// started with or the default; 0 gives that back. Said when it shrinks.
+    /// The threat caches kept between moves take at most as much again,
+    /// which leaves half the limit to the rest of the brain.
     fn fit_memory(&mut self, bytes: u64) {
         let ceiling = self
             .config
@@ -491,7 +493,7 @@ impl Brain {
             .find(|o| o.name == "hash")
             .and_then(|o| o.value.parse().ok())
             .unwrap_or(DEFAULT_HASH_MIB);
-        let within = ((bytes / 2) >> 20).max(1);
+        let within = ((bytes / 4) >> 20).max(1);
         let mib = if bytes == 0 {
             ceiling
         } else {

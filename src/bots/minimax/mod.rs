@@ -31,7 +31,8 @@
 //! N` at N nodes a move (0: no cap). Either cap asks for the search alone,
 //! without the solver, so that a seed replays a game whatever the clock.
 //! `hash MIB` sizes the transposition table (16 MiB unless set; up to 1024;
-//! the largest power of two that fits).
+//! the largest power of two that fits), and the threat caches kept between
+//! moves may take as much again.
 
 mod eval;
 mod layout;
@@ -293,9 +294,11 @@ impl Minimax {
                 .threat_memory
                 .take()
                 .unwrap_or_else(|| threat::Memory::new(threat::Lines::new(g.k(), g.rule())));
+            // The caches kept between moves may take as much as the table.
+            let kept_bytes = table.bytes();
             let mut search = ThreatSearch::new(layout, table, board.clone(), memory, deadline);
             let (square, report) = search.choose(rng, caps, start);
-            self.threat_memory = Some(search.into_memory());
+            self.threat_memory = Some(search.into_memory(kept_bytes));
             self.report = report;
             return board.cell_of(square);
         }

@@ -155,6 +155,11 @@ impl Table {
         self.bits
     }
 
+    /// The bytes of its slots.
+    pub fn bytes(&self) -> usize {
+        self.slots.len() * std::mem::size_of::<[u64; 2]>()
+    }
+
     /// Forgets everything: afterwards the table is as a new one.
     ///
     /// The memory is kept and wiped, only the buckets written when they are

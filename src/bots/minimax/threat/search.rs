@@ -103,8 +103,13 @@ pub struct Memory {
     vct_cache: HashMap<u64, VctKnown>,
 }
 
-/// Entries of the VCT cache kept between moves, at most (some 70 MB).
-const VCT_CACHE_KEPT: usize = 1 << 20;
+/// The bytes of a VCT cache of `capacity` entries: a hash map's buckets
+/// are a power of two of which it fills at most 7/8, and each holds an
+/// entry and a control byte (an estimate of the standard map's layout,
+/// close enough to keep a memory limit).
+fn vct_cache_bytes(capacity: usize) -> usize {
+    capacity.div_ceil(7) * 8 * (std::mem::size_of::<(u64, VctKnown)>() + 1)
+}
 
 impl Memory {
     /// Empty memory for the shapes of `lines`.
@@ -187,9 +192,11 @@ impl<'a> ThreatSearch<'a> {
         }
     }
 
-    /// Gives back what is kept between moves.
-    pub fn into_memory(mut self) -> Memory {
-        if self.vct_cache.len() > VCT_CACHE_KEPT {
+    /// Gives back what is kept between moves: the VCT cache only while it
+    /// takes at most `kept_bytes` (it grows over a long match in one
+    /// process; most of what it holds is of games gone by).
+    pub fn into_memory(mut self, kept_bytes: usize) -> Memory {
+        if vct_cache_bytes(self.vct_cache.capacity()) > kept_bytes {
             self.vct_cache = HashMap::new();
         }
         Memory {

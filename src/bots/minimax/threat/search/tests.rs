@@ -283,7 +283,7 @@ fn what_the_vct_proved_is_kept_for_the_next_move() {
         }
         // The next search of the position, with what this one kept,
         // finds the same win at once (one VCF attempt and the cache).
-        let memory = s.into_memory();
+        let memory = s.into_memory(usize::MAX);
         let mut again = ThreatSearch::new(&layout, &mut table, board.clone(), memory, far);
         assert_eq!(again.vct_root(20_000, far, u64::MAX), Some(win), "{board}");
         assert!(
@@ -330,4 +330,31 @@ fn the_main_search_reads_threat_sequences_one_ply_a_threat() {
         });
         assert!(proved_at.is_some(), "no win proved by depth 6:\n{board}");
     }
+}
+
+/// A search gives the next move its VCT cache while the cache takes no
+/// more than the bytes it may keep, and an empty one past them.
+#[test]
+fn the_vct_cache_is_kept_within_its_bytes() {
+    let board = Board::new(Geometry::new(15, 15, 5, Rule::Free).unwrap());
+    let layout = Layout::new(&board);
+    let mut table = Table::new(10);
+    let mut s = search(&layout, &mut table, &board);
+    let known = VctKnown {
+        won: 0,
+        failed: 1,
+        win: (0, 0),
+    };
+    s.vct_cache.extend((0..10_000u64).map(|key| (key, known)));
+    let bytes = vct_cache_bytes(s.vct_cache.capacity());
+    // At least the entries themselves, at most the map's worst fill.
+    assert!(
+        (10_000 * 33..=10_000 * 33 * 16 / 7 + 64).contains(&bytes),
+        "{bytes}"
+    );
+    let memory = s.into_memory(bytes);
+    assert_eq!(memory.vct_cache.len(), 10_000);
+    let far = Instant::now() + Duration::from_secs(3600);
+    let s = ThreatSearch::new(&layout, &mut table, board.clone(), memory, far);
+    assert!(s.into_memory(bytes - 1).vct_cache.is_empty());
 }
