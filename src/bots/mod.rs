@@ -11,7 +11,9 @@ pub mod seeds;
 pub use blocking::Blocking;
 pub use clock::{move_time, MatchClock};
 pub use mcts::{Mcts, MctsReport};
-pub use minimax::{hash_table_mib, EvalSampler, Minimax, SearchReport, DEFAULT_HASH_MIB};
+pub use minimax::{
+    hash_mib_within, hash_table_mib, EvalSampler, Minimax, SearchReport, DEFAULT_HASH_MIB,
+};
 pub use random::RandomBot;
 
 use crate::rules::{Board, Cell};

@@ -28,7 +28,7 @@
 
 use super::lines::{answer_lines, Flow};
 use super::session::{BotOption, BuildBot, Session};
-use crate::bots::{hash_table_mib, BotKind, DEFAULT_HASH_MIB, DEFAULT_MOVETIME};
+use crate::bots::{hash_mib_within, hash_table_mib, BotKind, DEFAULT_HASH_MIB, DEFAULT_MOVETIME};
 use crate::protocol::gomocup::{rule_of_code, BoardLine, Command, CommandError, Field, Point};
 use crate::rules::{clip, Board, Geometry, IllegalMove, Rule, SizeError, MAX_SIDE};
 use std::io::{self, Read, Write};
@@ -478,12 +478,12 @@ impl Brain {
         }
     }
 
-    /// `INFO max_memory`: the table, the one part of the brain a setting
-    /// grows, gets at most a quarter of the limit (the largest power of two
-    /// that fits, 1 MiB at least), never more than the `hash` the brain was
-    /// started with or the default; 0 gives that back. Said when it shrinks.
-    /// The threat caches kept between moves take at most as much again,
-    /// which leaves half the limit to the rest of the brain.
+    /// `INFO max_memory`: the `hash` setting sizes the part of the brain
+    /// that grows (the table, and the threat caches kept between moves, as
+    /// much again); it gets [`hash_mib_within`] the limit (a quarter, the
+    /// table the largest power of two that fits, 1 MiB at least), never more
+    /// than the `hash` the brain was started with or the default; 0 gives
+    /// that back. Said when it shrinks.
     fn fit_memory(&mut self, bytes: u64) {
         let ceiling = self
             .config
@@ -493,7 +493,7 @@ impl Brain {
             .find(|o| o.name == "hash")
             .and_then(|o| o.value.parse().ok())
             .unwrap_or(DEFAULT_HASH_MIB);
-        let within = ((bytes / 4) >> 20).max(1);
+        let within = hash_mib_within(bytes);
         let mib = if bytes == 0 {
             ceiling
         } else {

@@ -64,6 +64,14 @@ pub fn hash_table_mib(mib: u64) -> u64 {
     table::mib_of_bits(table::bits_for_mib(mib))
 }
 
+/// The `hash` (MiB, 1 at least) under which the table and the threat
+/// caches kept between moves, which may take as much again, fill at most
+/// half of a memory limit of `bytes`: the other half is the rest of the
+/// bot's.
+pub fn hash_mib_within(bytes: u64) -> u64 {
+    ((bytes / 4) >> 20).max(1)
+}
+
 /// Time kept back from `movetime` for setting up and answering: a tenth,
 /// at least 2 ms (but no more than half) and at most 50 ms.
 pub(super) fn safety_margin(movetime: Duration) -> Duration {
@@ -294,7 +302,8 @@ impl Minimax {
                 .threat_memory
                 .take()
                 .unwrap_or_else(|| threat::Memory::new(threat::Lines::new(g.k(), g.rule())));
-            // The caches kept between moves may take as much as the table.
+            // The caches kept between moves may take as much as the table
+            // (`hash_mib_within` counts on it).
             let kept_bytes = table.bytes();
             let mut search = ThreatSearch::new(layout, table, board.clone(), memory, deadline);
             let (square, report) = search.choose(rng, caps, start);
