@@ -124,6 +124,11 @@ impl EngineLink {
         &mut self.process
     }
 
+    /// See [`EngineProcess::peak_resident_bytes`].
+    pub fn peak_resident_bytes(&self) -> Option<u64> {
+        self.process.peak_resident_bytes()
+    }
+
     /// Sends `requests` in a single write (see [`EngineProcess::send`]);
     /// their responses come one by one from [`EngineLink::read_response`].
     pub fn send(&mut self, requests: &[Command]) -> Result<(), ClientError> {

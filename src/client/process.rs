@@ -205,6 +205,13 @@ impl EngineProcess {
         self.child.id()
     }
 
+    /// The peak resident size of the engine and what it started (see
+    /// [`crate::sys::memory::peak_resident_bytes`]); `None` when it can't
+    /// be read.
+    pub fn peak_resident_bytes(&self) -> Option<u64> {
+        crate::sys::memory::peak_resident_bytes(self.pid())
+    }
+
     /// Makes every later wait give up with [`ClientError::Cancelled`] soon
     /// after `flag` becomes true (for Ctrl-C).
     pub fn set_cancel(&mut self, flag: Arc<AtomicBool>) {

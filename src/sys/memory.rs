@@ -1,6 +1,7 @@
-//! What memory the machine can give, and allocations that say when it
-//! can't: a table or an arena the user sizes must be refused with a clear
-//! message, or shrunk, never abort the process.
+//! What memory the machine can give, allocations that say when it can't
+//! (a table or an arena the user sizes must be refused with a clear
+//! message, or shrunk, never abort the process), and how much another
+//! process has taken (an engine's peak, which the referee holds to a limit).
 
 use std::alloc::{alloc_zeroed, Layout};
 
@@ -30,6 +31,60 @@ fn cgroup_room() -> Option<u64> {
     let max = read("memory.max")?.trim().parse::<u64>().ok()?; // "max": no limit
     let current = read("memory.current")?.trim().parse::<u64>().unwrap_or(0);
     Some(max.saturating_sub(current))
+}
+
+/// Processes read at most by [`peak_resident_bytes`]: an engine that
+/// forks without end costs the referee bounded work per move.
+const MAX_PROCESSES: usize = 64;
+
+/// The peak resident size of process `pid` and its descendants: the sum of
+/// each one's high-water mark (`VmHWM`), so at least the peak of the whole
+/// at any one time. `None` where `/proc` can't tell (not Linux, or `pid`
+/// gone). A descendant that has already exited is not counted.
+pub fn peak_resident_bytes(pid: u32) -> Option<u64> {
+    let mut total = own_peak_bytes(pid)?;
+    let mut todo = children(pid);
+    let mut read = 1;
+    while let Some(p) = todo.pop() {
+        if read == MAX_PROCESSES {
+            break;
+        }
+        read += 1;
+        total += own_peak_bytes(p).unwrap_or(0);
+        todo.extend(children(p));
+    }
+    Some(total)
+}
+
+/// `VmHWM` of one process, in bytes.
+fn own_peak_bytes(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))?
+        .trim()
+        .strip_suffix("kB")?
+        .trim()
+        .parse::<u64>()
+        .ok()?;
+    Some(kb * 1024)
+}
+
+/// The children of every thread of process `pid` (what can be read).
+fn children(pid: u32) -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for task in tasks.flatten() {
+        if let Ok(text) = std::fs::read_to_string(task.path().join("children")) {
+            out.extend(
+                text.split_whitespace()
+                    .filter_map(|w| w.parse::<u32>().ok()),
+            );
+        }
+    }
+    out
 }
 
 /// `MiB` as words of text for messages: `23.4 GiB`, `512 MiB`.
@@ -90,6 +145,31 @@ mod tests {
             e.contains("more memory than this machine has available"),
             "{e}"
         );
+    }
+
+    /// A child's peak is counted in its parent's, and a page touched is
+    /// resident: a shell whose child holds 64 MiB peaks above that.
+    #[test]
+    fn a_process_tree_peaks_at_what_its_members_touched() {
+        let me = peak_resident_bytes(std::process::id()).expect("Linux has /proc");
+        assert!(me > 1 << 20, "{me}");
+        let script = "import sys; b = bytearray(64 << 20); b[::4096] = b'x' * 16384; sys.stdout.write('x'); \
+                      sys.stdout.flush(); sys.stdin.read()";
+        let mut child = std::process::Command::new("sh")
+            .args(["-c", &format!("python3 -c \"{script}\"; true")])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("sh and python3 are installed");
+        let mut byte = [0u8; 1];
+        std::io::Read::read_exact(child.stdout.as_mut().unwrap(), &mut byte).unwrap();
+        let shell = own_peak_bytes(child.id()).unwrap();
+        let tree = peak_resident_bytes(child.id()).unwrap();
+        drop(child.stdin.take());
+        child.wait().unwrap();
+        assert!(shell < 64 << 20, "{shell}");
+        assert!(tree >= shell + (64 << 20), "{tree} {shell}");
+        assert_eq!(peak_resident_bytes(u32::MAX), None);
     }
 
     #[test]
