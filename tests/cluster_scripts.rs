@@ -295,6 +295,7 @@ fn played(report: &str, records: &Path) -> Played {
         .partition(is_game);
     for game in &mut games {
         game.as_object_mut().unwrap().remove("time_ms");
+        game.as_object_mut().unwrap().remove("peak_mib");
     }
     Played {
         report: report_core(report),

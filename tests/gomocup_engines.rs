@@ -552,6 +552,37 @@ fn renju_and_caro_between_brains_with_the_rule_told_as_the_protocol_says() {
     }
 }
 
+/// A brain is told the Gomocup's 350 MiB (`INFO max_memory 367001600`, as
+/// Piskvork and c-gomoku-cli tell it), or its own `memory=` limit, before
+/// every game; the records keep its peak resident size.
+#[test]
+fn a_brain_is_told_its_memory_limit() {
+    for (settings, bytes) in [(None, 367_001_600u64), (Some("gomo:memory=64"), 64 << 20)] {
+        let scratch = Scratch::new("gomocup-max-memory");
+        let log = scratch.path("brain.log");
+        let engine = brain("gomo", &format!("--seed 1 --log {}", log.display()));
+        let mut args = vec![
+            "--engine", &engine, "--bots", "random", "--board", "15x15", "--games", "2", "--seed",
+            "5",
+        ];
+        args.extend(settings.iter().flat_map(|s| ["--engine-settings", s]));
+        let run = referee(&scratch, &args);
+        assert!(run.output.status.success(), "{}", run.stderr);
+        let told = std::fs::read_to_string(&log).unwrap();
+        let limits: Vec<&str> = told
+            .lines()
+            .filter(|l| l.starts_with("INFO max_memory"))
+            .collect();
+        let want = format!("INFO max_memory {bytes}");
+        assert_eq!(limits, [want.as_str(); 2], "{told}");
+        for game in &run.games {
+            let side = if game["x"] == "gomo" { "x" } else { "o" };
+            let peak = game["peak_mib"][side].as_f64().unwrap_or(0.0);
+            assert!(peak > 0.1 && peak < 64.0, "{game}");
+        }
+    }
+}
+
 #[test]
 fn a_forbidden_move_loses_as_an_illegal_move_with_its_kind_in_the_record() {
     // The fixture brain plays any empty cell: as Black under renju it

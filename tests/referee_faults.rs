@@ -131,6 +131,37 @@ fn plays_an_occupied_cell() {
     assert_no_leftovers(&scratch);
 }
 
+/// Past its memory limit at its second move: each game is lost for memory
+/// there, the move not played. The records keep both engines' peaks; under
+/// the Gomocup's 350 MiB, the default, the same engine plays on.
+#[test]
+fn takes_more_memory_than_its_limit() {
+    let scratch = Scratch::new("memory");
+    let run = match_against(&scratch, "memory_hog", &["--each", "memory=100"]);
+    assert_all_faults(&run, "memory");
+    for g in &run.games {
+        let detail = g["detail"].as_str().unwrap();
+        assert!(
+            detail.contains("over its limit of 100 MiB (memory=)"),
+            "{g}"
+        );
+        let hog_side = if g["x"] == "bad" { "x" } else { "o" };
+        let steady_side = if hog_side == "x" { "o" } else { "x" };
+        let first = ["x", "o"][g["opening"].as_array().unwrap().len() % 2];
+        let moves = g["moves"].as_array().unwrap().len();
+        let hog_moves = (0..moves).filter(|i| (i % 2 == 0) == (hog_side == first));
+        assert_eq!(hog_moves.count(), 1, "the second move is not played: {g}");
+        let peak = |side: &str| g["peak_mib"][side].as_f64().unwrap();
+        assert!(peak(hog_side) > 160.0, "{g}");
+        assert!(peak(steady_side) < 100.0, "{g}");
+    }
+    assert_no_leftovers(&scratch);
+    let scratch = Scratch::new("memory-default");
+    let run = match_against(&scratch, "memory_hog", &[]);
+    no_faults(&run);
+    assert_no_leftovers(&scratch);
+}
+
 #[test]
 fn plays_off_any_board() {
     // `0 0` is a row and a column, off the board: illegal, not malformed.

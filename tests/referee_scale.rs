@@ -34,6 +34,7 @@ fn file_lines(path: &std::path::Path) -> Vec<Value> {
         .map(|l| {
             let mut v: Value = serde_json::from_str(l).unwrap();
             v.as_object_mut().unwrap().remove("time_ms");
+            v.as_object_mut().unwrap().remove("peak_mib");
             v
         })
         .collect()

@@ -23,7 +23,7 @@
 //!   command: X,Y" or "…: 15") is sent again, at most [`RESENDS`] times.
 
 use super::{ClientError, EngineProcess, Response};
-use crate::protocol::gomocup::{about_field, rule_code, Point, Reply};
+use crate::protocol::gomocup::{about_field, rule_code, Point, Reply, MEMORY_LIMIT_MIB};
 use crate::protocol::{Command, SearchInfo, Shape};
 use crate::rules::{clip, Board, Cell, Geometry, Rule};
 use std::collections::VecDeque;
@@ -68,6 +68,8 @@ pub struct GomocupOptions {
     pub timeout_turn: Duration,
     /// `INFO timeout_match` (the game clock per side), if any.
     pub match_time: Option<Duration>,
+    /// `INFO max_memory`, in bytes (a raw `set max_memory` replaces it).
+    pub max_memory: u64,
 }
 
 impl Default for GomocupOptions {
@@ -77,6 +79,7 @@ impl Default for GomocupOptions {
             write_gap: DEFAULT_WRITE_GAP,
             timeout_turn: crate::bots::DEFAULT_MOVETIME,
             match_time: None,
+            max_memory: MEMORY_LIMIT_MIB << 20,
         }
     }
 }
@@ -606,6 +609,9 @@ impl GomocupLink {
             let _ = writeln!(text, "INFO timeout_match {matched}");
             let _ = writeln!(text, "INFO game_type 1");
             let _ = writeln!(text, "INFO rule {}", rule_code(g.rule()));
+            if !self.infos.iter().any(|(key, _)| key == "max_memory") {
+                let _ = writeln!(text, "INFO max_memory {}", self.options.max_memory);
+            }
             for (key, value) in &self.infos {
                 let _ = writeln!(text, "INFO {key} {value}");
             }

@@ -9,7 +9,8 @@ use super::config::Config;
 use super::convert;
 use super::game::{GameEnd, Reason};
 use super::games_out::{
-    one_based, push_record, GameRecord, GameResult, MoveInfo, SkippedLines, TimeUsed, RECORD_SCHEMA,
+    one_based, push_record, GameRecord, GameResult, MoveInfo, PeakMemory, SkippedLines, TimeUsed,
+    RECORD_SCHEMA,
 };
 use super::progress::Progress;
 use super::report::{sprt_status, EngineInfo, PairingTally, PlyTimes};
@@ -337,6 +338,7 @@ impl Bookkeeper<'_> {
             fault_by: None,
             detail: None,
             time_ms: TimeUsed::default(),
+            peak_mib: PeakMemory::default(),
             skipped: SkippedLines::default(),
             seed: Some(config.seed),
             board: Some(config.geometry.into()),
@@ -363,6 +365,7 @@ impl Bookkeeper<'_> {
             x: ms(end.time[0]),
             o: ms(end.time[1]),
         };
+        line.peak_mib = PeakMemory::of(end.peak_memory);
         line.skipped = SkippedLines {
             x: skipped[0],
             o: skipped[1],

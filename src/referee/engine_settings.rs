@@ -1,7 +1,8 @@
 //! Per-engine settings (`--each`, `--engine-settings`): each engine's own
-//! move time, game clock with increment, depth and node limits, working
-//! directory and raw options, as fastchess and cutechess-cli give them
-//! (`tc=10+0.1`, `nodes=20000`, `dir=…`, `option.hash=64`), checked once
+//! move time, game clock with increment, depth and node limits, memory
+//! limit, working directory and raw options, as fastchess, cutechess-cli
+//! and c-gomoku-cli give them (`tc=10+0.1`, `nodes=20000`, `memory=350`,
+//! `dir=…`, `option.hash=64`), checked once
 //! before any game, told to engines at each game's set-up and kept in the
 //! records ([`EngineSettings`] is part of every engine's
 //! [`super::report::EngineInfo`]).
@@ -20,10 +21,20 @@ const MAX_MS: u64 = 86_400_000;
 const MAX_DEPTH: u32 = 1000;
 /// The largest node limit.
 const MAX_NODES: u64 = 1_000_000_000_000;
+/// The largest memory limit, in MiB: a TiB.
+const MAX_MEMORY_MIB: u64 = 1 << 20;
 
 /// The option names the referee itself sets (with their own settings): a
 /// raw option may not set them behind its back.
-const RESERVED: [&str; 6] = ["seed", "movetime", "timeleft", "depth", "nodes", "bot"];
+const RESERVED: [&str; 7] = [
+    "seed",
+    "movetime",
+    "timeleft",
+    "depth",
+    "nodes",
+    "bot",
+    "max_memory",
+];
 
 /// A game clock: what each side starts with, and what is added after each
 /// of its moves (fastchess's `tc=BASE+INC`, in seconds).
@@ -111,6 +122,10 @@ pub struct EngineSettings {
     /// `set nodes` (Gomocup: `INFO max_node`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
+    /// The memory limit in MiB, when not the Gomocup's (see
+    /// [`EngineSettings::memory_limit_mib`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub memory_mib: Option<u64>,
     /// The process's working directory (a machine's own: not part of what
     /// makes the run this run).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -123,6 +138,14 @@ pub struct EngineSettings {
 impl EngineSettings {
     pub fn is_empty(&self) -> bool {
         *self == EngineSettings::default()
+    }
+
+    /// The most memory the engine's processes may take, in MiB: told to a
+    /// Gomocup brain (`INFO max_memory`), and a game is lost by an engine
+    /// whose peak resident size passes it. The Gomocup's 350 unless set.
+    pub fn memory_limit_mib(&self) -> u64 {
+        self.memory_mib
+            .unwrap_or(crate::protocol::gomocup::MEMORY_LIMIT_MIB)
     }
 
     /// Whether the settings bound the search by depth or nodes alone: the
@@ -170,6 +193,7 @@ impl EngineSettings {
         parts.extend(self.clock.map(|c| format!("tc={c}")));
         parts.extend(self.depth.map(|v| format!("depth={v}")));
         parts.extend(self.nodes.map(|v| format!("nodes={v}")));
+        parts.extend(self.memory_mib.map(|v| format!("memory={v}")));
         parts.extend(self.dir.as_ref().map(|d| format!("dir={}", d.display())));
         parts.extend(self.options.iter().map(|(k, v)| format!("option.{k}={v}")));
         parts.join(" ")
@@ -181,6 +205,7 @@ impl EngineSettings {
             Setting::Clock(c) => self.clock = Some(*c),
             Setting::Depth(d) => self.depth = Some(*d),
             Setting::Nodes(n) => self.nodes = Some(*n),
+            Setting::Memory(m) => self.memory_mib = Some(*m),
             Setting::Dir(d) => self.dir = Some(d.clone()),
             Setting::Option(k, v) => {
                 self.options.insert(k.clone(), v.clone());
@@ -196,6 +221,8 @@ pub enum Setting {
     Clock(Clock),
     Depth(u32),
     Nodes(u64),
+    /// MiB.
+    Memory(u64),
     Dir(PathBuf),
     Option(String, String),
 }
@@ -233,8 +260,8 @@ impl FromStr for Setting {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         let Some((key, value)) = s.split_once('=') else {
             return Err(format!(
-                "'{}' is no setting: expected KEY=VALUE (movetime, tc, depth, nodes, dir, \
-                 option.NAME)",
+                "'{}' is no setting: expected KEY=VALUE (movetime, tc, depth, nodes, memory, \
+                 dir, option.NAME)",
                 crate::rules::clip(s)
             ));
         };
@@ -243,9 +270,17 @@ impl FromStr for Setting {
             "tc" => Setting::Clock(value.parse()?),
             "depth" => Setting::Depth(number(key, value, "plies", 1, MAX_DEPTH)?),
             "nodes" => Setting::Nodes(number(key, value, "nodes", 1, MAX_NODES)?),
+            "memory" => Setting::Memory(number(key, value, "MiB", 1, MAX_MEMORY_MIB)?),
             "dir" if !value.is_empty() => Setting::Dir(PathBuf::from(value)),
             "dir" => return Err("dir=: expected a directory".into()),
             _ => match key.strip_prefix("option.") {
+                Some("max_memory") => {
+                    return Err(
+                        "option.max_memory: the referee sets max_memory itself; use \
+                                memory=MIB instead"
+                            .into(),
+                    )
+                }
                 Some(name) if RESERVED.contains(&name) => {
                     return Err(format!(
                         "option.{name}: the referee sets {name} itself; use {name}= \
@@ -264,8 +299,8 @@ impl FromStr for Setting {
                 }
                 None => {
                     return Err(format!(
-                        "'{}' is no setting: the keys are movetime, tc, depth, nodes, dir and \
-                         option.NAME",
+                        "'{}' is no setting: the keys are movetime, tc, depth, nodes, memory, dir \
+                         and option.NAME",
                         crate::rules::clip(key)
                     ))
                 }
@@ -402,10 +437,12 @@ mod tests {
 
     #[test]
     fn settings_read_with_a_clear_error_for_each_bad_one() {
-        let s: Settings = "tc=10+0.1 nodes=20000 depth=4 movetime=50 dir=/tmp option.hash=64"
-            .parse()
-            .unwrap();
-        assert_eq!(s.0.len(), 6);
+        let s: Settings =
+            "tc=10+0.1 nodes=20000 depth=4 movetime=50 memory=64 dir=/tmp option.hash=64"
+                .parse()
+                .unwrap();
+        assert_eq!(s.0.len(), 7);
+        assert_eq!(s.0[4], Setting::Memory(64));
         let err = |t: &str| t.parse::<Settings>().unwrap_err();
         assert!(err("nodes=0").contains("from 1 to"), "{}", err("nodes=0"));
         assert!(err("depth=x").starts_with("depth=x: expected"));
@@ -413,6 +450,8 @@ mod tests {
         assert!(err("speed=3").contains("is no setting"));
         assert!(err("tc").contains("KEY=VALUE"));
         assert!(err("option.seed=3").contains("sets seed itself"));
+        assert!(err("memory=0").contains("MiB from 1 to 1048576"));
+        assert!(err("option.max_memory=9").contains("use memory=MIB instead"));
         assert!(err("option.a;b=1").contains("single words"));
         assert!(err("").contains("no settings"));
         let n: NamedSettings = "fast: tc=1+0.01".parse().unwrap();

@@ -434,7 +434,8 @@ mod tests {
     use crate::protocol::Score;
     use crate::referee::game::Reason;
     use crate::referee::games_out::{
-        write_record, GameRecord, GameResult, MoveInfo, SkippedLines, TimeUsed, RECORD_SCHEMA,
+        write_record, GameRecord, GameResult, MoveInfo, PeakMemory, SkippedLines, TimeUsed,
+        RECORD_SCHEMA,
     };
     use crate::referee::report::BoardInfo;
     use crate::rules::{Geometry, Rule};
@@ -462,6 +463,10 @@ mod tests {
             time_ms: TimeUsed {
                 x: -1.234_567_890_123_456_7e300,
                 o: -1.234_567_890_123_456_7e300,
+            },
+            peak_mib: PeakMemory {
+                x: Some(-1.234_567_890_123_456_7e300),
+                o: Some(-1.234_567_890_123_456_7e300),
             },
             skipped: SkippedLines {
                 x: u64::MAX,

@@ -23,6 +23,8 @@ pub enum Reason {
     Crash,
     /// No reply before the deadline.
     Timeout,
+    /// Its processes took more memory than its limit (`memory=`).
+    Memory,
     /// A reply that does not parse as a move.
     Malformed,
     /// A move the rules don't allow (occupied, off the board).
@@ -37,9 +39,10 @@ pub enum Reason {
 
 impl Reason {
     /// The faults, in report order.
-    pub const FAULTS: [Reason; 5] = [
+    pub const FAULTS: [Reason; 6] = [
         Reason::Crash,
         Reason::Timeout,
+        Reason::Memory,
         Reason::Malformed,
         Reason::Illegal,
         Reason::Refused,
@@ -52,6 +55,7 @@ impl Reason {
             Reason::Draw => "draw",
             Reason::Crash => "crash",
             Reason::Timeout => "timeout",
+            Reason::Memory => "memory",
             Reason::Malformed => "malformed",
             Reason::Illegal => "illegal",
             Reason::Refused => "refused",
@@ -102,6 +106,9 @@ pub struct SideSetup<'a> {
     /// Ask `search_info` after every `genmove` (the engine knows it, and
     /// the run records or adjudicates on what it says).
     pub search_info: bool,
+    /// The most its processes may take, in bytes: a move answered past it
+    /// (their peak resident size) loses the game (`None`: not checked).
+    pub memory_limit: Option<u64>,
 }
 
 /// One engine move as the judge saw it: how long its reply took, and what
@@ -128,6 +135,9 @@ pub struct GameEnd {
     pub move_data: Vec<MoveData>,
     /// Time each side (X, O) spent answering `genmove`.
     pub time: [Duration; 2],
+    /// Each side's (X, O) peak resident size by the game's end, in bytes,
+    /// where it was measured (engine processes on Linux).
+    pub peak_memory: [Option<u64>; 2],
     /// Whose process (X, O) must be replaced before its next game: the side
     /// at fault, and any side left out of step.
     pub replace: [bool; 2],
@@ -149,6 +159,7 @@ impl GameEnd {
             moves,
             move_data: Vec::new(),
             time,
+            peak_memory: [None; 2],
             replace: [false; 2],
         }
     }
@@ -163,6 +174,7 @@ impl GameEnd {
             moves,
             move_data: Vec::new(),
             time,
+            peak_memory: [None; 2],
             replace: [false; 2],
         }
     }
@@ -177,6 +189,7 @@ impl GameEnd {
             moves: Vec::new(),
             move_data: Vec::new(),
             time: [Duration::ZERO; 2],
+            peak_memory: [None; 2],
             replace: [side == Player::X, side == Player::O],
         }
     }

@@ -57,6 +57,10 @@ pub struct GameRecord {
     pub detail: Option<String>,
     #[serde(default)]
     pub time_ms: TimeUsed,
+    /// Each engine's peak resident size by the game's end, in MiB (the
+    /// engine processes' high-water marks; left out when not measured).
+    #[serde(default, skip_serializing_if = "PeakMemory::is_none")]
+    pub peak_mib: PeakMemory,
     /// Stdout lines each side wrote outside responses; left out when none.
     #[serde(default, skip_serializing_if = "SkippedLines::is_none")]
     pub skipped: SkippedLines,
@@ -291,6 +295,30 @@ pub struct TimeUsed {
     pub o: f64,
 }
 
+/// Each side's peak resident size, in MiB to a tenth, where measured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct PeakMemory {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub x: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub o: Option<f64>,
+}
+
+impl PeakMemory {
+    /// The peaks of X and O in bytes, as recorded.
+    pub fn of(bytes: [Option<u64>; 2]) -> PeakMemory {
+        let mib = |b: u64| (b as f64 / f64::from(1 << 20) * 10.0).round() / 10.0;
+        PeakMemory {
+            x: bytes[0].map(mib),
+            o: bytes[1].map(mib),
+        }
+    }
+
+    pub fn is_none(&self) -> bool {
+        self.x.is_none() && self.o.is_none()
+    }
+}
+
 /// Stdout lines each side wrote outside responses (skipped) in one game.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SkippedLines {
@@ -510,6 +538,7 @@ mod tests {
             fault_by: None,
             detail: None,
             time_ms: TimeUsed { x: 0.5, o: 0.25 },
+            peak_mib: PeakMemory::default(),
             skipped: SkippedLines::default(),
             seed: Some(7),
             board: None,

@@ -302,6 +302,7 @@ mod tests {
                 requests: &[],
                 clock,
                 search_info: false,
+                memory_limit: None,
             }; 2],
             time_margin: Duration::ZERO,
             adjudication: &NO_ADJUDICATION,

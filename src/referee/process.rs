@@ -124,6 +124,20 @@ fn read_search_info(engine: &mut EngineLink, deadline: Instant) -> Result<Search
     })
 }
 
+/// Why `engine` is past its memory limit of `limit` bytes, if it is: its
+/// processes' peak resident size (see [`EngineLink::peak_resident_bytes`]).
+fn over_memory(engine: &EngineLink, limit: u64) -> Option<String> {
+    let peak = engine.peak_resident_bytes()?;
+    (peak > limit).then(|| {
+        format!(
+            "out of memory: its processes peaked at {} MiB resident, over its limit of {} MiB \
+             (memory=)",
+            peak >> 20,
+            limit >> 20
+        )
+    })
+}
+
 /// Reads the replies to `side`'s set-up (`newgame`, `set seed`, its own
 /// settings, the opening moves) that was written earlier.
 fn read_setup(
@@ -363,12 +377,24 @@ pub fn play_game(
             }
             Err(stop) => Reply::Stopped(stop),
         };
+        // A move that comes with the engine past its memory limit is not
+        // played: the game is lost for memory.
+        let over = setup.sides[side.index()]
+            .memory_limit
+            .and_then(|limit| over_memory(engine, limit));
+        let reply = match (reply, over) {
+            (Reply::Text(_) | Reply::Refused(_), Some(why)) => {
+                Reply::Stopped(Stop::Fault(Reason::Memory, why))
+            }
+            (reply, _) => reply,
+        };
         if let Err(stop) = judge.rule(side, reply, used, search, on_move) {
             break Err((side, stop));
         }
         ending = judge.ending();
     };
     let mut end = judge.end(result)?;
+    end.peak_memory = [0, 1].map(|i| engines[i].peak_resident_bytes());
     setups.settle(&mut engines, setup, &mut end)?;
     Ok(end)
 }

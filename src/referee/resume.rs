@@ -296,6 +296,7 @@ fn check_record(
             // Only the results are counted; times stay in the records.
             move_data: Vec::new(),
             time: [Duration::ZERO; 2],
+            peak_memory: [None; 2],
             replace: [false; 2],
         },
         skipped: [record.skipped.x, record.skipped.o],

@@ -8,8 +8,8 @@
 //!   warden, all held by the [`reaper::Reaper`] guard.
 //! - [`poll`]: waiting on descriptors with deadlines.
 //! - [`term`]: the terminal's width.
-//! - [`memory`]: what memory the machine can give, and allocations that
-//!   fail softly.
+//! - [`memory`]: what memory the machine can give, allocations that fail
+//!   softly, and an engine's peak resident size.
 //!
 //! [`cpu_seconds`]: the processor time this process has used.
 

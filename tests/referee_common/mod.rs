@@ -170,14 +170,15 @@ pub fn assert_no_leftovers(scratch: &Scratch) {
     assert!(alive.is_empty(), "processes left behind: {alive:?}");
 }
 
-/// Game records without the timing, which varies from run to run (the
-/// totals, and each move's with `--move-info`).
+/// Game records without the timing and the engines' peak memory, which
+/// vary from run to run (the totals, and each move's with `--move-info`).
 pub fn games_without_time(run: &Run) -> Vec<Value> {
     run.games
         .iter()
         .map(|g| {
             let mut g = g.clone();
             g.as_object_mut().unwrap().remove("time_ms");
+            g.as_object_mut().unwrap().remove("peak_mib");
             // `--move-info`: each move's time goes, its search stays.
             if let Some(Value::Array(moves)) = g.get_mut("move_info") {
                 for m in moves {

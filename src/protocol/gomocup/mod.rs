@@ -15,6 +15,11 @@ pub use reply::{about_field, Reply};
 
 use crate::rules::Rule;
 
+/// The Gomocup's memory limit, in MiB: what managers tell a brain
+/// (`INFO max_memory 367001600`, as Piskvork and c-gomoku-cli do) unless
+/// set otherwise, and what the referee holds every engine to by default.
+pub const MEMORY_LIMIT_MIB: u64 = 350;
+
 /// The `INFO rule` value a manager sends for `rule`: 0 free, 1 exactly
 /// five, 4 renju, 8 caro, 9 caro with exactly five (the protocol's bits: 1
 /// exact, 4 renju, 8 caro; 2, a continuous game, is never sent).

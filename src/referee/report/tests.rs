@@ -26,6 +26,7 @@ fn end(winner: Option<Player>, reason: Reason, fault_by: Option<Player>) -> Game
         moves: vec![],
         move_data: Vec::new(),
         time: [Duration::ZERO; 2],
+        peak_memory: [None; 2],
         replace: [false; 2],
     }
 }

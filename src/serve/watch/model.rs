@@ -613,6 +613,7 @@ mod tests {
             moves,
             move_data: Vec::new(),
             time: [Duration::ZERO; 2],
+            peak_memory: [None; 2],
             replace: [false; 2],
         }
     }
