@@ -6,7 +6,9 @@ Score counts a win 1, a draw 1/2. Elo is -400 log10(1/score - 1); its 95 %
 error is the referee's: from the spread of the games' scores (normal
 approximation; when every game scored the same, half a win and half a loss
 are added). Losses on time and illegal moves are counted from the records'
-reasons and fault_by fields.
+reasons and fault_by fields; "peak MiB" is ENGINE's largest peak resident size
+in the records (the referee's peak_mib; "-" where none was measured), with the
+games it lost for passing its memory limit.
 
 A file in which ENGINE does not play is a reference: an opponent against
 itself on the same openings (gauntlet.sh --reference writes ENGINE-MS-self.jsonl
@@ -68,9 +70,13 @@ def summarize(path, me):
     other = sorted(names - {me})[0] if len(names) > 1 else me
     tally = {"x": [0, 0, 0], "o": [0, 0, 0]}  # win, draw, loss by my colour
     scores = []
-    on_time = illegal = 0
+    on_time = illegal = over_memory = 0
+    peak = None
     for g in games:
         colour = "x" if g["x"] == me else "o"
+        mine = (g.get("peak_mib") or {}).get(colour)
+        if mine is not None:
+            peak = mine if peak is None else max(peak, mine)
         if g["result"] == colour:
             points, i = 1.0, 0
         elif g["result"] == "draw":
@@ -80,7 +86,9 @@ def summarize(path, me):
             reason = g.get("reason", "")
             if "time" in reason:
                 on_time += 1
-            if g.get("fault_by") == me and "time" not in reason:
+            elif g.get("fault_by") == me and reason == "memory":
+                over_memory += 1
+            elif g.get("fault_by") == me:
                 illegal += 1
         tally[colour][i] += 1
         scores.append(points)
@@ -101,6 +109,8 @@ def summarize(path, me):
         "o": tally["o"],
         "on_time": on_time,
         "illegal": illegal,
+        "peak": peak,
+        "over_memory": over_memory,
     }
 
 
@@ -109,8 +119,9 @@ def main():
     ap.add_argument("--engine", default="minimax")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    print("| opponent | run | games | +W =D -L | score | Elo (95 %) | as X | as O | lost on time | illegal |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| opponent | run | games | +W =D -L | score | Elo (95 %) | as X | as O | lost on time "
+          "| illegal | peak MiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     runs, references = {}, []
     for path in args.files:
         s = summarize(path, args.engine)
@@ -123,9 +134,12 @@ def main():
         runs[run] = s
         elo_text = "%+.0f ± %.0f" % (s["elo"], s["err"]) if s["elo"] is not None else "-"
         half = lambda t: "%g of %d" % (t[0] + t[1] / 2, sum(t))
-        print("| %s | %s | %d | +%d =%d -%d | %.1f %% | %s | %s | %s | %d | %d |" % (
+        peak = "-" if s["peak"] is None else "%.1f" % s["peak"]
+        if s["over_memory"]:
+            peak += " (%d lost over the limit)" % s["over_memory"]
+        print("| %s | %s | %d | +%d =%d -%d | %.1f %% | %s | %s | %s | %d | %d | %s |" % (
             s["opponent"], run, s["games"], *s["wdl"], 100 * s["score"], elo_text,
-            half(s["x"]), half(s["o"]), s["on_time"], s["illegal"]))
+            half(s["x"]), half(s["o"]), s["on_time"], s["illegal"], peak))
     if references:
         print()
         print("| reference | games | X scores | %s as X, Elo against it | as O |" % args.engine)

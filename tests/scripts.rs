@@ -88,7 +88,7 @@ fn run_script(script: &str, args: &[&OsStr]) -> String {
 /// The gauntlet's table: a run of minimax against an opponent, and the
 /// opponent against itself as the reference that says how even the openings
 /// are in play. By hand: minimax scores 1.5 of 4 (Elo -400 log10(1/0.375 - 1)
-/// = -89), one loss on time; X scores 3 of 4 in the reference, so minimax's
+/// = -89), one loss on time, a peak of 40.1 MiB; X scores 3 of 4 in the reference, so minimax's
 /// 1 of 2 as X is elo(0.5) - elo(0.75) = -191 and its 0.5 of 2 as O is +0.
 #[test]
 fn gauntlet_table_reads_each_colour_against_the_reference() {
@@ -99,12 +99,20 @@ fn gauntlet_table_reads_each_colour_against_the_reference() {
             r#"{{"game":{n},"x":"{x}","o":"{o}","result":"{result}","reason":"{reason}","fault_by":{fault}}}"#
         )
     };
+    // Peaks: minimax's largest is 40.1 (as X in game 3), rapfi's 120.
+    let peaks = |record: String, x: f64, o: f64| {
+        record.replace('}', &format!(r#","peak_mib":{{"x":{x},"o":{o}}}}}"#))
+    };
     let run = [
         r#"{"schema":3,"run":"r"}"#.to_string(),
         game(0, "rapfi", "minimax", "x", "win", "null"),
-        game(1, "minimax", "rapfi", "x", "win", "null"),
+        peaks(game(1, "minimax", "rapfi", "x", "win", "null"), 35.3, 120.0),
         game(2, "rapfi", "minimax", "draw", "full", "null"),
-        game(3, "minimax", "rapfi", "o", "time", r#""minimax""#),
+        peaks(
+            game(3, "minimax", "rapfi", "o", "time", r#""minimax""#),
+            40.1,
+            99.0,
+        ),
     ];
     let reference = [
         game(0, "rapfiA", "rapfiB", "x", "win", "null"),
@@ -123,9 +131,9 @@ fn gauntlet_table_reads_each_colour_against_the_reference() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(
         out,
-        "| opponent | run | games | +W =D -L | score | Elo (95 %) | as X | as O | lost on time | illegal |\n\
-         |---|---|---|---|---|---|---|---|---|---|\n\
-         | rapfi | rapfi-200 | 4 | +1 =1 -2 | 37.5 % | -89 ± 1111 | 1 of 2 | 0.5 of 2 | 1 | 0 |\n\
+        "| opponent | run | games | +W =D -L | score | Elo (95 %) | as X | as O | lost on time | illegal | peak MiB |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|\n\
+         | rapfi | rapfi-200 | 4 | +1 =1 -2 | 37.5 % | -89 ± 1111 | 1 of 2 | 0.5 of 2 | 1 | 0 | 40.1 |\n\
          \n\
          | reference | games | X scores | minimax as X, Elo against it | as O |\n\
          |---|---|---|---|---|\n\
