@@ -122,8 +122,8 @@ pub struct EngineSettings {
     /// `set nodes` (Gomocup: `INFO max_node`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub nodes: Option<u64>,
-    /// The memory limit in MiB, when not the Gomocup's (see
-    /// [`EngineSettings::memory_limit_mib`]).
+    /// `memory=`: the memory limit in MiB, told and held to (see
+    /// [`EngineSettings::memory_told_mib`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub memory_mib: Option<u64>,
     /// The process's working directory (a machine's own: not part of what
@@ -140,12 +140,20 @@ impl EngineSettings {
         *self == EngineSettings::default()
     }
 
-    /// The most memory the engine's processes may take, in MiB: told to a
-    /// Gomocup brain (`INFO max_memory`), and a game is lost by an engine
-    /// whose peak resident size passes it. The Gomocup's 350 unless set.
-    pub fn memory_limit_mib(&self) -> u64 {
+    /// The memory a Gomocup brain is told it may take (`INFO max_memory`),
+    /// in MiB: `memory=`, else the Gomocup's 350, as managers tell it.
+    pub fn memory_told_mib(&self) -> u64 {
         self.memory_mib
             .unwrap_or(crate::protocol::gomocup::MEMORY_LIMIT_MIB)
+    }
+
+    /// The memory limit the referee holds the engine's processes to, in
+    /// bytes: a game is lost by an engine whose peak resident size passes
+    /// it. Only a limit given (`memory=`): brains count their memory in
+    /// their own ways (Rapfi, told the Gomocup's 350 MiB, peaks at 363 MiB
+    /// resident), so by default the peaks are only recorded.
+    pub fn memory_limit(&self) -> Option<u64> {
+        self.memory_mib.map(|mib| mib << 20)
     }
 
     /// Whether the settings bound the search by depth or nodes alone: the

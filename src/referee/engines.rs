@@ -27,7 +27,7 @@ pub(super) fn gomocup_options(config: &Config, engine: usize) -> GomocupOptions 
             None => crate::bots::DEFAULT_MOVETIME,
         },
         match_time: settings.clock.map(|c| c.base()),
-        max_memory: settings.memory_limit_mib() << 20,
+        max_memory: settings.memory_told_mib() << 20,
     }
 }
 

@@ -172,7 +172,7 @@ fn worker(shared: &Shared<'_>, mut players: impl Players) {
                 requests: &shared.requests[e],
                 clock: config.settings_of(e).clock,
                 search_info: shared.search_info[e],
-                memory_limit: Some(config.settings_of(e).memory_limit_mib() << 20),
+                memory_limit: config.settings_of(e).memory_limit(),
             }),
             time_margin: config.time_margin,
             adjudication: &config.adjudication,

@@ -17,7 +17,7 @@ use crate::rules::Rule;
 
 /// The Gomocup's memory limit, in MiB: what managers tell a brain
 /// (`INFO max_memory 367001600`, as Piskvork and c-gomoku-cli do) unless
-/// set otherwise, and what the referee holds every engine to by default.
+/// set otherwise.
 pub const MEMORY_LIMIT_MIB: u64 = 350;
 
 /// The `INFO rule` value a manager sends for `rule`: 0 free, 1 exactly
