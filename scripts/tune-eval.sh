@@ -12,6 +12,16 @@
 #      (the positions its own search meets);
 #   5. the fit: results for the evaluation, Rapfi's moves for the move order.
 #
+# The weights of 7 December 2026 were fitted (step 5's command with
+# --keep-policy, then the evaluation's tables multiplied by 1.95: see the
+# head of weights.rs) to the 30,872 games of that week's measurements in
+# docs/minimax.md instead: about 23,000 of minimax's self-play at 40,000
+# nodes a move (builds a switch apart, the openings of openings-dev.txt and
+# openings-gauntlet.txt), 4,400 against Rapfi and 1,500 against Carbon at
+# 200 ms and 1 s (the gauntlet's openings), and 360 of Rapfi and Carbon
+# against themselves. Step 4 with more self-play games makes data of the
+# same kind; those builds are gone.
+#
 # Every step appends to DATA/NAME.jsonl and resumes, so the recipe can be
 # stopped and run again; STEPS picks steps (default: all). The weights go to
 # src/bots/minimax/threat/weights.rs; rebuild and measure them by games
