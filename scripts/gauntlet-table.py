@@ -5,7 +5,13 @@ games of ENGINE (default: minimax) against the other engine of the run.
 Score counts a win 1, a draw 1/2. Elo is -400 log10(1/score - 1); its 95 %
 error is the referee's: from the spread of the games' scores (normal
 approximation; when every game scored the same, half a win and half a loss
-are added). Losses on time and illegal moves are counted from the records'
+are added). That error takes the games as independent; they are not when
+runs replay the same openings against an engine that answers alike (Carbon
+and Rapfi mostly do, so a line lost once is often lost again). "± by
+opening" is the same 95 % error with the games grouped by opening (a
+cluster-robust variance: the squared sums of each opening's deviations from
+the mean score), followed by the number of openings; it is the one to read
+when a run's openings repeat. Losses on time and illegal moves are counted from the records'
 reasons and fault_by fields; "peak MiB" is ENGINE's largest peak resident size
 in the records (the referee's peak_mib; "-" where none was measured), with the
 games it lost for passing its memory limit.
@@ -46,6 +52,23 @@ def elo_with_error(scores):
     return elo(mean), (elo(mean + 1.96 * sd) - elo(mean - 1.96 * sd)) / 2
 
 
+def elo_error_by_group(scores, groups):
+    """The 95 % half-width in Elo of the mean of `scores` when the games of
+    a group (an opening) may be alike: the variance of the mean is the sum
+    over groups of the squared sum of their deviations, over n squared.
+    With one game a group it is the plain error; None when it is zero."""
+    n = len(scores)
+    mean = sum(scores) / n
+    sums = {}
+    for s, g in zip(scores, groups):
+        sums[g] = sums.get(g, 0.0) + s - mean
+    var = sum(d * d for d in sums.values()) / (n * n)
+    if var < 1e-15:
+        return None
+    sd = math.sqrt(var)
+    return (elo(mean + 1.96 * sd) - elo(mean - 1.96 * sd)) / 2
+
+
 def summarize(path, me):
     games = []
     with open(path) as f:
@@ -70,6 +93,7 @@ def summarize(path, me):
     other = sorted(names - {me})[0] if len(names) > 1 else me
     tally = {"x": [0, 0, 0], "o": [0, 0, 0]}  # win, draw, loss by my colour
     scores = []
+    openings = []
     on_time = illegal = over_memory = 0
     peak = None
     for g in games:
@@ -92,11 +116,15 @@ def summarize(path, me):
                 illegal += 1
         tally[colour][i] += 1
         scores.append(points)
+        # A record without its opening is a group of its own.
+        opening = g.get("opening")
+        openings.append(json.dumps(opening) if opening is not None else ("game", len(scores)))
     n = len(games)
     wins = tally["x"][0] + tally["o"][0]
     draws = tally["x"][1] + tally["o"][1]
     score = (wins + draws / 2) / n
     e, err = elo_with_error(scores)
+    err_by_opening = elo_error_by_group(scores, openings)
     return {
         "file": path,
         "opponent": other,
@@ -105,6 +133,8 @@ def summarize(path, me):
         "score": score,
         "elo": e,
         "err": err,
+        "err_by_opening": err_by_opening,
+        "openings": len(set(openings)),
         "x": tally["x"],
         "o": tally["o"],
         "on_time": on_time,
@@ -119,9 +149,9 @@ def main():
     ap.add_argument("--engine", default="minimax")
     ap.add_argument("files", nargs="+")
     args = ap.parse_args()
-    print("| opponent | run | games | +W =D -L | score | Elo (95 %) | as X | as O | lost on time "
-          "| illegal | peak MiB |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| opponent | run | games | +W =D -L | score | Elo (95 %) | ± by opening | as X | as O "
+          "| lost on time | illegal | peak MiB |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     runs, references = {}, []
     for path in args.files:
         s = summarize(path, args.engine)
@@ -133,12 +163,14 @@ def main():
             continue
         runs[run] = s
         elo_text = "%+.0f ± %.0f" % (s["elo"], s["err"]) if s["elo"] is not None else "-"
+        by_opening = "%s (%d)" % (
+            "-" if s["err_by_opening"] is None else "± %.0f" % s["err_by_opening"], s["openings"])
         half = lambda t: "%g of %d" % (t[0] + t[1] / 2, sum(t))
         peak = "-" if s["peak"] is None else "%.1f" % s["peak"]
         if s["over_memory"]:
             peak += " (%d lost over the limit)" % s["over_memory"]
-        print("| %s | %s | %d | +%d =%d -%d | %.1f %% | %s | %s | %s | %d | %d | %s |" % (
-            s["opponent"], run, s["games"], *s["wdl"], 100 * s["score"], elo_text,
+        print("| %s | %s | %d | +%d =%d -%d | %.1f %% | %s | %s | %s | %s | %d | %d | %s |" % (
+            s["opponent"], run, s["games"], *s["wdl"], 100 * s["score"], elo_text, by_opening,
             half(s["x"]), half(s["o"]), s["on_time"], s["illegal"], peak))
     if references:
         print()

@@ -3,8 +3,10 @@
 # classical form, Whatateam) on 15x15 free, one game at a time, at 1 s and
 # 200 ms a move, on the balanced openings of scripts/openings-gauntlet.txt
 # (each played twice, colours swapped), and the table of the results: games,
-# score, Elo with its 95 % error, per colour, losses on time, illegal moves,
-# and minimax's peak memory (the referee records every engine's peak resident
+# score, Elo with its 95 % error (and that error with the games grouped by
+# opening: runs on other seeds replay the same openings, and the opponents
+# answer alike), per colour, losses on time, illegal moves, and minimax's
+# peak memory (the referee records every engine's peak resident
 # size; the brains are told the Gomocup's 350 MiB, INFO max_memory).
 #
 # Every run appends its games to OUT/ENGINE-MS.jsonl and resumes from there,

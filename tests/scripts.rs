@@ -90,13 +90,18 @@ fn run_script(script: &str, args: &[&OsStr]) -> String {
 /// are in play. By hand: minimax scores 1.5 of 4 (Elo -400 log10(1/0.375 - 1)
 /// = -89), one loss on time, a peak of 40.1 MiB; X scores 3 of 4 in the reference, so minimax's
 /// 1 of 2 as X is elo(0.5) - elo(0.75) = -191 and its 0.5 of 2 as O is +0.
+/// By opening (games 0 and 1 share one, 2 and 3 another): the deviations
+/// from 0.375 sum to +0.25 and -0.25, so the mean's variance is
+/// 2 * 0.0625 / 16 and its standard deviation 0.0884; the score's 95 %
+/// interval 0.2017..0.5483 is Elo -239.0..+33.7, a half-width of 136.
 #[test]
 fn gauntlet_table_reads_each_colour_against_the_reference() {
     let dir = std::env::temp_dir().join(format!("kinrow-gauntlet-table-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let game = |n: u32, x: &str, o: &str, result: &str, reason: &str, fault: &str| {
         format!(
-            r#"{{"game":{n},"x":"{x}","o":"{o}","result":"{result}","reason":"{reason}","fault_by":{fault}}}"#
+            r#"{{"game":{n},"x":"{x}","o":"{o}","opening":[[{row},1]],"result":"{result}","reason":"{reason}","fault_by":{fault}}}"#,
+            row = n / 2 + 1
         )
     };
     // Peaks: minimax's largest is 40.1 (as X in game 3), rapfi's 120.
@@ -131,9 +136,9 @@ fn gauntlet_table_reads_each_colour_against_the_reference() {
     std::fs::remove_dir_all(&dir).ok();
     assert_eq!(
         out,
-        "| opponent | run | games | +W =D -L | score | Elo (95 %) | as X | as O | lost on time | illegal | peak MiB |\n\
-         |---|---|---|---|---|---|---|---|---|---|---|\n\
-         | rapfi | rapfi-200 | 4 | +1 =1 -2 | 37.5 % | -89 ± 1111 | 1 of 2 | 0.5 of 2 | 1 | 0 | 40.1 |\n\
+        "| opponent | run | games | +W =D -L | score | Elo (95 %) | ± by opening | as X | as O | lost on time | illegal | peak MiB |\n\
+         |---|---|---|---|---|---|---|---|---|---|---|---|\n\
+         | rapfi | rapfi-200 | 4 | +1 =1 -2 | 37.5 % | -89 ± 1111 | ± 136 (2) | 1 of 2 | 0.5 of 2 | 1 | 0 | 40.1 |\n\
          \n\
          | reference | games | X scores | minimax as X, Elo against it | as O |\n\
          |---|---|---|---|---|\n\
