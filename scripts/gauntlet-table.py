@@ -11,10 +11,10 @@ and Rapfi mostly do, so a line lost once is often lost again). "± by
 opening" is the same 95 % error with the games grouped by opening (a
 cluster-robust variance: the squared sums of each opening's deviations from
 the mean score), followed by the number of openings; it is the one to read
-when a run's openings repeat. Losses on time and illegal moves are counted from the records'
-reasons and fault_by fields; "peak MiB" is ENGINE's largest peak resident size
-in the records (the referee's peak_mib; "-" where none was measured), with the
-games it lost for passing its memory limit.
+when a run's openings repeat. Losses on time and illegal moves are counted
+from the records' reasons and fault_by fields; "peak MiB" is ENGINE's largest
+peak resident size in the records (the referee's peak_mib; "-" where none was
+measured), with the games it lost for passing its memory limit.
 
 A file in which ENGINE does not play is a reference: an opponent against
 itself on the same openings (gauntlet.sh --reference writes ENGINE-MS-self.jsonl
@@ -36,6 +36,11 @@ def elo(score):
     return max(-2000, min(2000, -400 * math.log10(1 / score - 1)))
 
 
+def half_width(mean, sd):
+    """The 95 % half-width in Elo of a mean score with standard error sd."""
+    return (elo(mean + 1.96 * sd) - elo(mean - 1.96 * sd)) / 2
+
+
 def elo_with_error(scores):
     """Elo and its 95 % half-width from per-game scores (0, 1/2, 1)."""
     n = len(scores)
@@ -48,8 +53,7 @@ def elo_with_error(scores):
         n += 1
         mean = (sum(scores) + 0.5) / n
         var = (sum((s - mean) ** 2 for s in scores) + 0.5 * (mean ** 2 + (1 - mean) ** 2)) / n
-    sd = math.sqrt(var / n)
-    return elo(mean), (elo(mean + 1.96 * sd) - elo(mean - 1.96 * sd)) / 2
+    return elo(mean), half_width(mean, math.sqrt(var / n))
 
 
 def elo_error_by_group(scores, groups):
@@ -65,8 +69,7 @@ def elo_error_by_group(scores, groups):
     var = sum(d * d for d in sums.values()) / (n * n)
     if var < 1e-15:
         return None
-    sd = math.sqrt(var)
-    return (elo(mean + 1.96 * sd) - elo(mean - 1.96 * sd)) / 2
+    return half_width(mean, math.sqrt(var))
 
 
 def summarize(path, me):
