@@ -429,9 +429,9 @@ fn fit_policy(choices: &[Choice], start: Vec<f64>, l2: f64, steps: usize) -> (Ve
         }
         adam.update(&mut w, &grad, 0.02);
         if step % CHECKPOINT == 0 || step == steps {
-            let loss = policy_loss(choices, &w, 1.0).0;
-            eprintln!("policy step {step}: loss {loss:.5}");
-            best.offer(step, loss, &w);
+            let fitted = policy_loss(choices, &w, 1.0).0;
+            eprintln!("policy step {step}: loss {fitted:.5}");
+            best.offer(step, fitted, &w);
         }
     }
     best.take("policy")
@@ -463,9 +463,9 @@ fn fit(samples: &[Sample], start: Vec<f64>, l2: f64, steps: usize) -> (Vec<f64>,
         }
         adam.update(&mut w, &grad, 0.02);
         if step % CHECKPOINT == 0 || step == steps {
-            let loss = loss(samples, &w, 1.0);
-            eprintln!("step {step}: loss {loss:.5}");
-            best.offer(step, loss, &w);
+            let fitted = loss(samples, &w, 1.0);
+            eprintln!("step {step}: loss {fitted:.5}");
+            best.offer(step, fitted, &w);
         }
     }
     best.take("evaluation")
